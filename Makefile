@@ -1,0 +1,26 @@
+# Everything a fresh clone needs: `make test` and `make demo` build their own venv.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test demo lint spec bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check pysh tests bench examples
+	$(BIN)/lint-imports
+
+test: lint
+	$(BIN)/python -m pytest
+
+demo: $(STAMP)
+	$(BIN)/python examples/confinement.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,3 @@
+from pysh.cli import main
+
+raise SystemExit(main())
