@@ -12,7 +12,7 @@ from pysh.shellkit.errors import BrokenPipe, FileSystemError, MountError
 from pysh.shellkit.filesystem import DirEntry, FileSystem
 from pysh.shellkit.limits import Budget, Interrupted, LimitExceeded, Limits
 from pysh.shellkit.mounts import Mount, MountTable
-from pysh.shellkit.shell import Executor, Shell
+from pysh.shellkit.shell import Executor, ProcessInfo, Shell
 from pysh.shellkit.streams import (
     BytesInput,
     CaptureOutput,
@@ -33,5 +33,5 @@ __all__ = [
     "CommandRegistry", "Confinement", "DirEntry", "Executor", "FdInput", "FdOutput",
     "FileInput", "FileOutput", "FileSystem", "FileSystemError", "InputStream", "Interrupted",
     "LimitExceeded", "Limits", "Mount", "MountError", "MountTable", "NullInput", "NullOutput",
-    "OutputStream", "Pipe", "Resolved", "Shell", "WalkDir", "WalkEntry", "decode", "encode",
+    "OutputStream", "Pipe", "ProcessInfo", "Resolved", "Shell", "WalkDir", "WalkEntry", "decode", "encode",
 ]

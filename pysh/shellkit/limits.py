@@ -67,11 +67,12 @@ class LimitExceeded(BaseException):
     ``str()`` is the text after ``pysh: ``, e.g. ``timeout: limit exceeded (5s)``.
     """
 
-    def __init__(self, what: str, detail: str, status: int = STATUS_LIMIT):
+    def __init__(self, what: str, detail: str, status: int = STATUS_LIMIT, budget=None):
         super().__init__(what, detail, status)
         self.what = what
         self.detail = detail
         self.status = status
+        self.budget = budget  # the Budget whose limit this is (a scoped one for `timeout`)
 
     def __str__(self) -> str:
         return f"{self.what}: limit exceeded ({self.detail})"
@@ -86,7 +87,8 @@ class Interrupted(BaseException):
 class Budget:
     """Counters and the deadline of one run; shared by every command of the run."""
 
-    __slots__ = ("limits", "deadline", "commands", "loop_iterations", "written", "_interrupted")
+    __slots__ = ("limits", "deadline", "commands", "loop_iterations", "written", "_interrupted",
+                 "parent", "_scoped_seconds")
 
     def __init__(self, limits: Limits | None = None, timeout: float | None = None):
         self.limits = limits or Limits()
@@ -96,6 +98,30 @@ class Budget:
         self.loop_iterations = 0
         self.written = 0
         self._interrupted = False
+        self.parent: Budget | None = None
+        self._scoped_seconds: float | None = None
+
+    def scoped(self, seconds: float) -> Budget:
+        """A child budget with an earlier deadline (``timeout 5 cmd``); counters stay shared.
+
+        Its expiry raises LimitExceeded with ``.budget`` set to the child, so the one
+        who made it can tell its own deadline from the run's.
+        """
+        child = Budget.__new__(Budget)
+        child.limits = self.limits
+        own = time.monotonic() + seconds
+        child.deadline = own if self.deadline is None else min(own, self.deadline)
+        child.commands = child.loop_iterations = child.written = 0
+        child._interrupted = False
+        child.parent = self
+        child._scoped_seconds = seconds
+        return child
+
+    def _root(self) -> Budget:
+        b = self
+        while b.parent is not None:
+            b = b.parent
+        return b
 
     # -- time ---------------------------------------------------------------
     def check(self) -> None:
@@ -103,7 +129,11 @@ class Budget:
         if self._interrupted:
             raise Interrupted()
         if self.deadline is not None and time.monotonic() >= self.deadline:
+            if self.parent is not None:
+                self.parent.check()  # the run's own deadline (or interrupt) wins
             raise self.timeout_error()
+        if self.parent is not None and self.parent._interrupted:
+            raise Interrupted()
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (never negative), or None without one."""
@@ -115,14 +145,23 @@ class Budget:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
     def timeout_error(self) -> LimitExceeded:
-        t = self.limits.timeout
-        return LimitExceeded("timeout", f"{t:g}s" if t is not None else "deadline", STATUS_TIMEOUT)
+        t = self._scoped_seconds if self._scoped_seconds is not None else self.limits.timeout
+        return LimitExceeded("timeout", f"{t:g}s" if t is not None else "deadline",
+                             STATUS_TIMEOUT, budget=self)
 
     def interrupt(self) -> None:
         self._interrupted = True
 
+    @property
+    def interrupted(self) -> bool:
+        return self._interrupted or (self.parent is not None and self.parent.interrupted)
+
     # -- counters -----------------------------------------------------------
     def count_command(self) -> None:
+        if self.parent is not None:
+            self._root().count_command()
+            self.check()
+            return
         self.commands += 1
         cap = self.limits.max_commands
         if cap is not None and self.commands > cap:
@@ -130,6 +169,10 @@ class Budget:
         self.check()
 
     def count_iteration(self) -> None:
+        if self.parent is not None:
+            self._root().count_iteration()
+            self.check()
+            return
         self.loop_iterations += 1
         cap = self.limits.max_loop_iterations
         if cap is not None and self.loop_iterations > cap:
@@ -137,6 +180,9 @@ class Budget:
         self.check()
 
     def count_written(self, n: int) -> None:
+        if self.parent is not None:
+            self._root().count_written(n)
+            return
         self.written += n
         cap = self.limits.max_total_written
         if cap is not None and self.written > cap:

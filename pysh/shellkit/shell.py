@@ -41,6 +41,27 @@ class Executor(Protocol):
         """Run shell source in a child shell (``sh -c``), with ``shell``'s fds, env and cwd."""
         ...
 
+    def processes(self) -> list[ProcessInfo]:
+        """The virtual process table: the shell itself, its jobs, running commands."""
+        ...
+
+
+class ProcessInfo:
+    """One row of the virtual process table (``ps``, ``pgrep``)."""
+
+    __slots__ = ("pid", "ppid", "command", "state", "started")
+
+    def __init__(self, pid: int, ppid: int, command: str, state: str = "R",
+                 started: float = 0.0):
+        self.pid = pid
+        self.ppid = ppid
+        self.command = command
+        self.state = state  # R running, S sleeping/waiting, T stopped, Z done
+        self.started = started  # time.time() when it started
+
+    def __repr__(self) -> str:
+        return f"ProcessInfo({self.pid}, {self.command!r})"
+
 
 _NULL_IN = NullInput()
 _NULL_OUT = NullOutput()
@@ -209,6 +230,11 @@ class Shell:
             await self.error("sh", "cannot run commands here")
             return 127
         return await self.executor.run_script(self._with(stdin, stdout, stderr, env, cwd), source)
+
+    def processes(self) -> list[ProcessInfo]:
+        """The virtual process table (empty when no interpreter drives this shell)."""
+        fn = getattr(self.executor, "processes", None)
+        return list(fn()) if fn is not None else []
 
     def _with(self, stdin, stdout, stderr, env, cwd) -> Shell:
         fds = dict(self.fds)

@@ -106,3 +106,21 @@ def test_registry_lazy_and_validated():
     for name in ("", "a/b"):
         with pytest.raises(ValueError):
             reg.register(name, _cmd)
+
+
+def test_scoped_budget_deadline_is_its_own():
+    import time
+
+    from pysh.shellkit import Budget, LimitExceeded
+
+    run_budget = Budget()
+    child = run_budget.scoped(0.01)
+    time.sleep(0.02)
+    run_budget.check()  # the run goes on
+    with pytest.raises(LimitExceeded) as ei:
+        child.check()
+    assert ei.value.budget is child and ei.value.status == 124
+    run_budget2 = Budget(timeout=0.0)
+    with pytest.raises(LimitExceeded) as ei:
+        run_budget2.scoped(100).check()
+    assert ei.value.budget is run_budget2
