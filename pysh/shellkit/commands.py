@@ -1,0 +1,105 @@
+"""The command protocol and the registry commands are found in.
+
+A command is one async callable with one signature, whether builtin, port or
+a third party's::
+
+    async def main(shell: Shell, argv: list[str]) -> int
+
+``argv[0]`` is the name it was invoked as. It reads ``shell.stdin``, writes
+``shell.stdout``/``shell.stderr`` (bytes), reaches files through ``shell.fs``
+(builtins) or ``shell.resolve()`` (ports), polls ``shell.budget.check()`` in
+long loops, and returns its exit status.
+
+A registry maps names to callables or to ``"module:function"`` strings; a
+string's module is imported the first time the command runs, so start-up
+does not pay for awk, git or sqlite when a script only says ``echo hi``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pysh.shellkit.shell import Shell
+
+CommandFunc = Callable[["Shell", list[str]], Awaitable[int]]
+CommandTarget = str | CommandFunc
+
+ENTRY_POINT_GROUP = "pysh.commands"
+
+
+class CommandLoadError(Exception):
+    """A registered ``module:function`` could not be imported."""
+
+
+def _valid_name(name: str) -> bool:
+    return bool(name) and "/" not in name and "\0" not in name and not name.isspace()
+
+
+class CommandRegistry:
+    """Names to commands. Cheap to copy; loading is lazy and cached."""
+
+    def __init__(self, table: Mapping[str, CommandTarget] | None = None):
+        self._targets: dict[str, CommandTarget] = {}
+        self._loaded: dict[str, CommandFunc] = {}
+        if table:
+            for name, target in table.items():
+                self.register(name, target)
+
+    def register(self, name: str, target: CommandTarget) -> None:
+        if not _valid_name(name):
+            raise ValueError(f"invalid command name: {name!r}")
+        if not (callable(target) or (isinstance(target, str) and ":" in target)):
+            raise TypeError("a command is an async callable or a 'module:function' string")
+        self._targets[name] = target
+        self._loaded.pop(name, None)
+
+    def register_many(self, table: Mapping[str, CommandTarget]) -> None:
+        for name, target in table.items():
+            self.register(name, target)
+
+    def unregister(self, name: str) -> None:
+        self._targets.pop(name, None)
+        self._loaded.pop(name, None)
+
+    def get(self, name: str) -> CommandFunc | None:
+        func = self._loaded.get(name)
+        if func is not None:
+            return func
+        target = self._targets.get(name)
+        if target is None:
+            return None
+        if isinstance(target, str):
+            module_name, _, attr = target.partition(":")
+            try:
+                func = getattr(importlib.import_module(module_name), attr)
+            except (ImportError, AttributeError) as e:
+                raise CommandLoadError(f"{name}: cannot load {target}") from e
+        else:
+            func = target
+        self._loaded[name] = func
+        return func
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._targets
+
+    def names(self) -> list[str]:
+        return sorted(self._targets)
+
+    def items(self) -> Iterable[tuple[str, CommandTarget]]:
+        return self._targets.items()
+
+    def copy(self) -> CommandRegistry:
+        new = CommandRegistry()
+        new._targets = dict(self._targets)
+        new._loaded = dict(self._loaded)
+        return new
+
+    def load_entry_points(self, group: str = ENTRY_POINT_GROUP) -> None:
+        """Register commands that installed distributions advertise in ``group``."""
+        from importlib.metadata import entry_points
+
+        for ep in entry_points(group=group):
+            self.register(ep.name, ep.value)

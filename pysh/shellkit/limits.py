@@ -1,0 +1,199 @@
+"""Run limits and the per-run budget every long loop polls.
+
+anyio cancellation only lands at an ``await``; CPU-bound Python loops and C
+engines do not stop by themselves. So every long loop calls
+:meth:`Budget.check` (cheap: one clock read), and engines with their own
+interrupt (sqlite progress handler, regex timeouts) ask the budget how much
+time is left.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, fields, replace
+
+# Exit statuses of a breached limit (documented in the README's limits table).
+STATUS_TIMEOUT = 124  # like timeout(1)
+STATUS_LIMIT = 126
+STATUS_INTERRUPTED = 130  # 128 + SIGINT
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit of a run. ``None`` means unlimited."""
+
+    timeout: float | None = None  # wall-clock seconds for one run
+    max_output_bytes: int | None = 64 * 1024 * 1024  # per stream, captured output (API)
+    max_commands: int | None = 50_000_000  # simple commands executed in one run
+    max_loop_iterations: int | None = 50_000_000  # iterations of all loops in one run
+    max_call_depth: int = 1000  # nested function / source / eval calls
+    max_string_length: int = 256 * 1024 * 1024  # one variable or expansion result, in bytes
+    max_array_size: int = 10_000_000  # elements of one array
+    max_brace_expansion: int = 1_000_000  # words produced by one brace expansion
+    max_heredoc_size: int = 64 * 1024 * 1024  # bytes of one here-doc or here-string
+    max_substitution_depth: int = 200  # nested $(...) / <(...)
+    max_file_size: int | None = None  # bytes of one file written through the door
+    max_total_written: int | None = None  # bytes written through the door in one run
+
+    @classmethod
+    def strict(cls) -> Limits:
+        """A tight profile for untrusted scripts driven by an agent."""
+        return cls(
+            timeout=30.0,
+            max_output_bytes=1024 * 1024,
+            max_commands=1_000_000,
+            max_loop_iterations=1_000_000,
+            max_call_depth=200,
+            max_string_length=16 * 1024 * 1024,
+            max_array_size=1_000_000,
+            max_brace_expansion=100_000,
+            max_heredoc_size=4 * 1024 * 1024,
+            max_substitution_depth=50,
+            max_file_size=64 * 1024 * 1024,
+            max_total_written=256 * 1024 * 1024,
+        )
+
+    def with_(self, **changes) -> Limits:
+        return replace(self, **changes)
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+
+class LimitExceeded(BaseException):
+    """A breached limit. A BaseException, so a command's ``except Exception`` cannot swallow it.
+
+    ``str()`` is the text after ``pysh: ``, e.g. ``timeout: limit exceeded (5s)``.
+    """
+
+    def __init__(self, what: str, detail: str, status: int = STATUS_LIMIT, budget=None):
+        super().__init__(what, detail, status)
+        self.what = what
+        self.detail = detail
+        self.status = status
+        self.budget = budget  # the Budget whose limit this is (a scoped one for `timeout`)
+
+    def __str__(self) -> str:
+        return f"{self.what}: limit exceeded ({self.detail})"
+
+
+class Interrupted(BaseException):
+    """The run was interrupted (Ctrl-C in the REPL, or the embedder cancelled it)."""
+
+    status = STATUS_INTERRUPTED
+
+
+class Budget:
+    """Counters and the deadline of one run; shared by every command of the run."""
+
+    __slots__ = ("limits", "deadline", "commands", "loop_iterations", "written", "_interrupted",
+                 "parent", "_scoped_seconds")
+
+    def __init__(self, limits: Limits | None = None, timeout: float | None = None):
+        self.limits = limits or Limits()
+        t = self.limits.timeout if timeout is None else timeout
+        self.deadline = time.monotonic() + t if t is not None else None
+        self.commands = 0
+        self.loop_iterations = 0
+        self.written = 0
+        self._interrupted = False
+        self.parent: Budget | None = None
+        self._scoped_seconds: float | None = None
+
+    def scoped(self, seconds: float) -> Budget:
+        """A child budget with an earlier deadline (``timeout 5 cmd``); counters stay shared.
+
+        Its expiry raises LimitExceeded with ``.budget`` set to the child, so the one
+        who made it can tell its own deadline from the run's.
+        """
+        child = Budget.__new__(Budget)
+        child.limits = self.limits
+        own = time.monotonic() + seconds
+        child.deadline = own if self.deadline is None else min(own, self.deadline)
+        child.commands = child.loop_iterations = child.written = 0
+        child._interrupted = False
+        child.parent = self
+        child._scoped_seconds = seconds
+        return child
+
+    def _root(self) -> Budget:
+        b = self
+        while b.parent is not None:
+            b = b.parent
+        return b
+
+    # -- time ---------------------------------------------------------------
+    def check(self) -> None:
+        """Raise if the run is out of time or was interrupted. Call it in every long loop."""
+        if self._interrupted:
+            raise Interrupted()
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            if self.parent is not None:
+                self.parent.check()  # the run's own deadline (or interrupt) wins
+            raise self.timeout_error()
+        if self.parent is not None and self.parent._interrupted:
+            raise Interrupted()
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (never negative), or None without one."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def timeout_error(self) -> LimitExceeded:
+        t = self._scoped_seconds if self._scoped_seconds is not None else self.limits.timeout
+        return LimitExceeded("timeout", f"{t:g}s" if t is not None else "deadline",
+                             STATUS_TIMEOUT, budget=self)
+
+    def interrupt(self) -> None:
+        self._interrupted = True
+
+    @property
+    def interrupted(self) -> bool:
+        return self._interrupted or (self.parent is not None and self.parent.interrupted)
+
+    # -- counters -----------------------------------------------------------
+    def count_command(self) -> None:
+        if self.parent is not None:
+            self._root().count_command()
+            self.check()
+            return
+        self.commands += 1
+        cap = self.limits.max_commands
+        if cap is not None and self.commands > cap:
+            raise LimitExceeded("commands", f"{cap} commands")
+        self.check()
+
+    def count_iteration(self) -> None:
+        if self.parent is not None:
+            self._root().count_iteration()
+            self.check()
+            return
+        self.loop_iterations += 1
+        cap = self.limits.max_loop_iterations
+        if cap is not None and self.loop_iterations > cap:
+            raise LimitExceeded("loop", f"{cap} iterations")
+        self.check()
+
+    def count_written(self, n: int) -> None:
+        if self.parent is not None:
+            self._root().count_written(n)
+            return
+        self.written += n
+        cap = self.limits.max_total_written
+        if cap is not None and self.written > cap:
+            raise LimitExceeded("write", f"{cap} bytes written")
+
+    def check_string(self, length: int) -> None:
+        cap = self.limits.max_string_length
+        if length > cap:
+            raise LimitExceeded("string", f"{cap} bytes")
+
+    def check_array(self, size: int) -> None:
+        cap = self.limits.max_array_size
+        if size > cap:
+            raise LimitExceeded("array", f"{cap} elements")

@@ -1,0 +1,454 @@
+"""Byte streams: what a command's fds 0, 1, 2 (and 3..N) are.
+
+One byte model: pipes, files, here-docs and captures all carry ``bytes``.
+Streams are async so that pipeline stages run concurrently on anyio with
+backpressure, and so that ``yes | head -n 1`` ends at once: a write to a
+:class:`Pipe` whose readers are all gone raises :class:`BrokenPipe`.
+
+A stream object may be shared by several fd-table slots and processes (as
+``dup``'ed fds are); each holder calls :meth:`dup` to take a reference and
+:meth:`close` to drop it. The underlying resource closes with the last one.
+
+Writers are unbuffered at this level (a write reaches the pipe buffer, the
+capture or the host fd at once), so commands should write in sizeable
+chunks; readers buffer.
+"""
+
+from __future__ import annotations
+
+import os
+import stat as _stat
+from collections.abc import AsyncIterator
+
+import anyio
+
+from pysh.shellkit.errors import BrokenPipe
+
+CHUNK = 64 * 1024
+PIPE_CAPACITY = 64 * 1024
+
+
+# --------------------------------------------------------------------- input
+class InputStream:
+    """Buffered async byte reader. Subclasses implement :meth:`_fill`."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self._eof = False
+        self._refs = 1
+
+    async def _fill(self) -> bytes:  # next chunk, b"" at EOF
+        return b""
+
+    async def _more(self) -> bool:
+        if self._eof:
+            return False
+        data = await self._fill()
+        if not data:
+            self._eof = True
+            return False
+        self._buf += data
+        return True
+
+    async def read(self, n: int = -1) -> bytes:
+        """Up to ``n`` bytes (all that is left when n < 0); b"" at EOF."""
+        if n < 0:
+            while await self._more():
+                pass
+            data = bytes(self._buf)
+            self._buf.clear()
+            return data
+        if not self._buf:
+            await self._more()
+        data = bytes(self._buf[:n])
+        del self._buf[:n]
+        return data
+
+    async def read_exactly(self, n: int) -> bytes:
+        """``n`` bytes, or fewer only at EOF."""
+        while len(self._buf) < n and await self._more():
+            pass
+        data = bytes(self._buf[:n])
+        del self._buf[:n]
+        return data
+
+    async def read_until(self, delim: bytes = b"\n", limit: int = -1) -> bytes:
+        """Bytes up to and including ``delim`` (or up to ``limit`` bytes, or to EOF)."""
+        start = 0
+        while True:
+            i = self._buf.find(delim, start)
+            if i >= 0:
+                end = i + len(delim)
+                if 0 <= limit < end:
+                    end = limit
+                break
+            if 0 <= limit <= len(self._buf):
+                end = limit
+                break
+            start = max(0, len(self._buf) - len(delim) + 1)
+            if not await self._more():
+                end = len(self._buf)
+                break
+        data = bytes(self._buf[:end])
+        del self._buf[:end]
+        return data
+
+    async def readline(self) -> bytes:
+        return await self.read_until(b"\n")
+
+    async def lines(self) -> AsyncIterator[bytes]:
+        """Each line with its newline (the last one may lack it)."""
+        while True:
+            i = self._buf.find(b"\n")
+            while i < 0:
+                start = len(self._buf)
+                if not await self._more():
+                    if self._buf:
+                        data = bytes(self._buf)
+                        self._buf.clear()
+                        yield data
+                    return
+                i = self._buf.find(b"\n", start)
+            # Hand out every complete line already buffered in one go.
+            chunk = bytes(self._buf[: self._buf.rfind(b"\n") + 1])
+            del self._buf[: len(chunk)]
+            for line in chunk.split(b"\n")[:-1]:
+                yield line + b"\n"
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        """Whatever is available, chunk by chunk, until EOF."""
+        if self._buf:
+            data = bytes(self._buf)
+            self._buf.clear()
+            yield data
+        while not self._eof:
+            data = await self._fill()
+            if not data:
+                self._eof = True
+                return
+            yield data
+
+    def at_eof_buffered(self) -> bool:
+        return self._eof and not self._buf
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int | None:
+        """The host fd behind this stream, if there is one (ports may need it)."""
+        return None
+
+    def dup(self) -> InputStream:
+        self._refs += 1
+        return self
+
+    def close(self) -> None:
+        self._refs -= 1
+        if self._refs <= 0:
+            self._release()
+
+    def _release(self) -> None:
+        pass
+
+
+class BytesInput(InputStream):
+    """A here-doc, here-string, or any bytes known up front."""
+
+    def __init__(self, data: bytes = b"") -> None:
+        super().__init__()
+        self._buf += data
+        self._eof = True
+
+
+class NullInput(BytesInput):
+    pass
+
+
+class FdInput(InputStream):
+    """Reads a host fd. Pipes and terminals are read in a worker thread so the loop keeps running."""
+
+    def __init__(self, fd: int, *, owned: bool = False) -> None:
+        super().__init__()
+        self.fd = fd
+        self.owned = owned
+        try:
+            mode = os.fstat(fd).st_mode
+            self._threaded = not (_stat.S_ISREG(mode) or _stat.S_ISBLK(mode))
+        except OSError:
+            self._threaded = False
+
+    async def _fill(self) -> bytes:
+        try:
+            if self._threaded:
+                return await anyio.to_thread.run_sync(os.read, self.fd, CHUNK, abandon_on_cancel=True)
+            return os.read(self.fd, CHUNK)
+        except OSError:
+            return b""
+
+    def isatty(self) -> bool:
+        try:
+            return os.isatty(self.fd)
+        except OSError:
+            return False
+
+    def fileno(self) -> int | None:
+        return self.fd
+
+    def _release(self) -> None:
+        if self.owned:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+
+
+class FileInput(InputStream):
+    """Reads a binary file object (one opened through the FileSystem door)."""
+
+    def __init__(self, f) -> None:
+        super().__init__()
+        self.file = f
+
+    async def _fill(self) -> bytes:
+        try:
+            return self.file.read(CHUNK)
+        except OSError:
+            return b""
+
+    def fileno(self) -> int | None:
+        try:
+            return self.file.fileno()
+        except (OSError, ValueError, AttributeError):
+            return None
+
+    def _release(self) -> None:
+        try:
+            self.file.close()
+        except OSError:
+            pass
+
+
+# -------------------------------------------------------------------- output
+class OutputStream:
+    """Async byte writer."""
+
+    def __init__(self) -> None:
+        self._refs = 1
+
+    async def write(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int | None:
+        return None
+
+    def dup(self) -> OutputStream:
+        self._refs += 1
+        return self
+
+    def close(self) -> None:
+        self._refs -= 1
+        if self._refs <= 0:
+            self._release()
+
+    def _release(self) -> None:
+        pass
+
+
+class NullOutput(OutputStream):
+    async def write(self, data: bytes) -> None:
+        pass
+
+
+class FdOutput(OutputStream):
+    """Writes a host fd (the process's own stdout/stderr, or a file the door opened)."""
+
+    def __init__(self, fd: int, *, owned: bool = False) -> None:
+        super().__init__()
+        self.fd = fd
+        self.owned = owned
+
+    async def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(self.fd, view)
+            except BrokenPipeError:
+                raise BrokenPipe() from None
+            except BlockingIOError:
+                await anyio.sleep(0.001)
+                continue
+            view = view[n:]
+
+    def isatty(self) -> bool:
+        try:
+            return os.isatty(self.fd)
+        except OSError:
+            return False
+
+    def fileno(self) -> int | None:
+        return self.fd
+
+    def _release(self) -> None:
+        if self.owned:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+
+
+class FileOutput(OutputStream):
+    """Writes a binary file object opened through the FileSystem door."""
+
+    def __init__(self, f) -> None:
+        super().__init__()
+        self.file = f
+
+    async def write(self, data: bytes) -> None:
+        self.file.write(data)
+
+    async def flush(self) -> None:
+        self.file.flush()
+
+    def fileno(self) -> int | None:
+        try:
+            return self.file.fileno()
+        except (OSError, ValueError, AttributeError):
+            return None
+
+    def _release(self) -> None:
+        try:
+            self.file.close()
+        except OSError:
+            pass
+
+
+class CaptureOutput(OutputStream):
+    """Collects bytes (command substitution, the API's stdout/stderr) up to an optional cap.
+
+    Past the cap, further bytes are dropped and ``truncated`` is set.
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
+        super().__init__()
+        self.data = bytearray()
+        self.limit = limit
+        self.truncated = False
+
+    async def write(self, data: bytes) -> None:
+        self.write_nowait(data)
+
+    def write_nowait(self, data: bytes) -> None:
+        if self.limit is not None:
+            room = self.limit - len(self.data)
+            if len(data) > room:
+                self.truncated = True
+                data = data[: max(room, 0)]
+        self.data += data
+
+    def getvalue(self) -> bytes:
+        return bytes(self.data)
+
+
+# ---------------------------------------------------------------------- pipe
+class Pipe:
+    """A bounded in-process pipe with reference-counted ends.
+
+    Writers block while the buffer holds ``capacity`` bytes or more; a write
+    after every reader has closed raises :class:`BrokenPipe`; readers see EOF
+    once every writer has closed and the buffer is drained.
+    """
+
+    def __init__(self, capacity: int = PIPE_CAPACITY) -> None:
+        self.capacity = capacity
+        self.buf = bytearray()
+        self.writers = 0
+        self.readers = 0
+        self._data_ready: anyio.Event | None = None
+        self._space_ready: anyio.Event | None = None
+
+    def reader(self) -> PipeReader:
+        self.readers += 1
+        return PipeReader(self)
+
+    def writer(self) -> PipeWriter:
+        self.writers += 1
+        return PipeWriter(self)
+
+    def _wake_readers(self) -> None:
+        ev, self._data_ready = self._data_ready, None
+        if ev is not None:
+            ev.set()
+
+    def _wake_writers(self) -> None:
+        ev, self._space_ready = self._space_ready, None
+        if ev is not None:
+            ev.set()
+
+    async def put(self, data: bytes) -> None:
+        if self.readers <= 0:
+            raise BrokenPipe()
+        self.buf += data
+        self._wake_readers()
+        while len(self.buf) >= self.capacity:
+            if self.readers <= 0:
+                raise BrokenPipe()
+            if self._space_ready is None:
+                self._space_ready = anyio.Event()
+            await self._space_ready.wait()
+        if self.readers <= 0 and data:
+            raise BrokenPipe()
+
+    async def get(self, n: int) -> bytes:
+        while not self.buf:
+            if self.writers <= 0:
+                return b""
+            if self._data_ready is None:
+                self._data_ready = anyio.Event()
+            await self._data_ready.wait()
+        data = bytes(self.buf[:n])
+        del self.buf[:n]
+        if len(self.buf) < self.capacity:
+            self._wake_writers()
+        return data
+
+    def close_writer(self) -> None:
+        self.writers -= 1
+        if self.writers <= 0:
+            self._wake_readers()
+
+    def close_reader(self) -> None:
+        self.readers -= 1
+        if self.readers <= 0:
+            self.buf.clear()
+            self._wake_writers()
+
+
+class PipeReader(InputStream):
+    def __init__(self, pipe: Pipe) -> None:
+        super().__init__()
+        self.pipe = pipe
+
+    async def _fill(self) -> bytes:
+        return await self.pipe.get(CHUNK)
+
+    def _release(self) -> None:
+        self.pipe.close_reader()
+
+
+class PipeWriter(OutputStream):
+    def __init__(self, pipe: Pipe) -> None:
+        super().__init__()
+        self.pipe = pipe
+
+    async def write(self, data: bytes) -> None:
+        if data:
+            await self.pipe.put(data)
+
+    def _release(self) -> None:
+        self.pipe.close_writer()

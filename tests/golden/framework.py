@@ -1,0 +1,83 @@
+"""Golden tests: expected output recorded from the real tools, compared with pysh.
+
+A case group is a module ``tests/golden/cases/<group>.py`` with ``CASES``, a
+list of dicts:
+
+    name     unique within the group
+    argv     the command line, run by pysh as a registered command
+    stdin    str or bytes (default empty)
+    files    workspace contents (see tests.harness.populate)
+    env      extra environment variables
+    oracle   argv for the real tool when it differs (e.g. ["gawk", "--posix", ...])
+    subst    [(regex, replacement)] applied to the real tool's output when recording
+             (e.g. the owner name: the sandbox reports a synthetic user)
+
+``python -m tests.golden.record [GROUP...]`` runs every case with the real
+tool in a host temp dir holding the same files (cwd there, its path folded to
+/batch, LC_ALL=C.UTF-8, TZ=UTC) and writes ``expected/<group>.json``.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import pathlib
+
+HERE = pathlib.Path(__file__).resolve().parent
+CASES_DIR = HERE / "cases"
+EXPECTED_DIR = HERE / "expected"
+
+ORACLE_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "LC_ALL": "C.UTF-8",
+    "TZ": "UTC",
+    "USER": "user",
+    "LOGNAME": "user",
+}
+
+
+def groups() -> list[str]:
+    return sorted(p.stem for p in CASES_DIR.glob("*.py") if p.stem != "__init__")
+
+
+def load_cases(group: str) -> list[dict]:
+    mod = importlib.import_module(f"tests.golden.cases.{group}")
+    cases = list(mod.CASES)
+    names = [c["name"] for c in cases]
+    dupes = {n for n in names if names.count(n) > 1}
+    assert not dupes, f"{group}: duplicate case names {sorted(dupes)}"
+    return cases
+
+
+def to_bytes(value) -> bytes:
+    if value is None:
+        return b""
+    if isinstance(value, bytes):
+        return value
+    return value.encode("utf-8", "surrogateescape")
+
+
+def encode_blob(data: bytes):
+    """JSON-safe: a str when the bytes are UTF-8, else {"base64": ...}."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"base64": base64.b64encode(data).decode("ascii")}
+
+
+def decode_blob(value) -> bytes:
+    if isinstance(value, dict):
+        return base64.b64decode(value["base64"])
+    return value.encode("utf-8")
+
+
+def expected_path(group: str) -> pathlib.Path:
+    return EXPECTED_DIR / f"{group}.json"
+
+
+def load_expected(group: str) -> dict:
+    p = expected_path(group)
+    if not p.exists():
+        return {}
+    return json.loads(p.read_text())

@@ -1,0 +1,57 @@
+"""Re-record golden files from the real tools on this machine.
+
+    .venv/bin/python -m tests.golden.record            # every group
+    .venv/bin/python -m tests.golden.record grep sed   # some groups
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from tests.golden.framework import (
+    ORACLE_ENV,
+    encode_blob,
+    expected_path,
+    groups,
+    load_cases,
+    to_bytes,
+)
+from tests.harness import populate
+
+
+def record_case(case: dict) -> dict:
+    with tempfile.TemporaryDirectory(prefix="golden-") as d:
+        real = os.path.realpath(d)
+        populate(real, case.get("files", {}))
+        env = dict(ORACLE_ENV, HOME=real, PWD=real)
+        env.update(case.get("env", {}))
+        argv = case.get("oracle", case["argv"])
+        p = subprocess.run(argv, cwd=real, env=env, input=to_bytes(case.get("stdin")),
+                           capture_output=True, timeout=60)
+    out, err = p.stdout, p.stderr
+    for host in (real.encode(), d.encode()):
+        out = out.replace(host, b"/batch")
+        err = err.replace(host, b"/batch")
+    for pattern, repl in case.get("subst", []):
+        out = re.sub(to_bytes(pattern), to_bytes(repl), out)
+        err = re.sub(to_bytes(pattern), to_bytes(repl), err)
+    return {"stdout": encode_blob(out), "stderr": encode_blob(err), "status": p.returncode}
+
+
+def main(argv: list[str]) -> int:
+    for group in argv or groups():
+        results = {c["name"]: record_case(c) for c in load_cases(group)}
+        path = expected_path(group)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(results, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+        print(f"{group}: {len(results)} cases recorded")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

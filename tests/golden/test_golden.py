@@ -1,0 +1,24 @@
+"""Every golden case: pysh's stdout, stderr and status against the real tool's recording."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.golden.framework import decode_blob, groups, load_cases, load_expected, to_bytes
+from tests.harness import run_cmd, sandbox
+
+
+def _params():
+    for group in groups():
+        expected = load_expected(group)
+        for case in load_cases(group):
+            yield pytest.param(case, expected.get(case["name"]), id=f"{group}:{case['name']}")
+
+
+@pytest.mark.parametrize("case,expected", list(_params()))
+def test_golden(case, expected):
+    assert expected is not None, "no recording: run python -m tests.golden.record"
+    with sandbox(case.get("files", {})) as ex:
+        r = run_cmd(ex, case["argv"], to_bytes(case.get("stdin")), env=case.get("env"))
+    assert (r.stdout, r.stderr, r.status) == (
+        decode_blob(expected["stdout"]), decode_blob(expected["stderr"]), expected["status"])
