@@ -156,7 +156,7 @@ HereDoc         delimiter: str (quote-removed); quoted: bool; strip_tabs: bool
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 # ---------------------------------------------------------------------------
 # word parts
@@ -250,8 +250,8 @@ class ExtGlob:
     parts: list
 
 
-Part = Union[Lit, Esc, SQ, AnsiC, DQ, Param, BadSubst, CommandSub, ArithSub, ProcSub,
-             Tilde, Brace, BraceRange, ExtGlob]
+Part = (Lit | Esc | SQ | AnsiC | DQ | Param | BadSubst | CommandSub | ArithSub | ProcSub
+        | Tilde | Brace | BraceRange | ExtGlob)
 
 
 @dataclass(slots=True)
@@ -306,7 +306,7 @@ class CondWord:
     word: Word
 
 
-CondNode = Union[CondAnd, CondOr, CondNot, CondUnary, CondBinary, CondWord]
+CondNode = CondAnd | CondOr | CondNot | CondUnary | CondBinary | CondWord
 
 # ---------------------------------------------------------------------------
 # assignments, redirections
@@ -497,8 +497,8 @@ class Coproc:
     line: int = field(default=0, compare=False)
 
 
-Command = Union[Simple, Pipeline, AndOr, Background, BraceGroup, Subshell, If, While, For,
-                Select, ArithFor, Case, FunctionDef, ArithCmd, CondCmd, Coproc]
+Command = (Simple | Pipeline | AndOr | Background | BraceGroup | Subshell | If | While | For
+           | Select | ArithFor | Case | FunctionDef | ArithCmd | CondCmd | Coproc)
 
 COMPOUND_TYPES = (BraceGroup, Subshell, If, While, For, Select, ArithFor, Case, ArithCmd,
                   CondCmd)

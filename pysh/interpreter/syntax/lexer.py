@@ -515,7 +515,7 @@ class Lexer:
     def enter(self, i: int):
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise self.error("syntax error: nesting too deep (limit %d)" % MAX_DEPTH, i)
+            raise self.error(f"syntax error: nesting too deep (limit {MAX_DEPTH})", i)
 
     def leave(self):
         self.depth -= 1

@@ -14,13 +14,13 @@ from . import _tables as T
 from . import ast as A
 from .errors import ParseError
 from .lexer import (
+    _ASSIGNLIKE_RE,
     AMP,
     END,
     MAX_DEPTH,
     NEWLINE,
     SEMI,
     Lexer,
-    _ASSIGNLIKE_RE,
     brace_expand_parts,
     merge_lits,
     tilde_prefix,
