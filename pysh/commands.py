@@ -24,9 +24,14 @@ FILES: dict[str, str] = {
 # -- text utilities (pysh.builtins) --------------------------------------------
 TEXT: dict[str, str] = {
     "cat": "pysh.builtins.cat:main",
+    "cut": "pysh.builtins.cut:main",
     "head": "pysh.builtins.head:main",
+    "nl": "pysh.builtins.nl:main",
+    "seq": "pysh.builtins.seq:main",
     "sort": "pysh.builtins.sort:main",
     "tail": "pysh.builtins.tail:main",
+    "tee": "pysh.builtins.tee:main",
+    "tr": "pysh.builtins.tr:main",
     "uniq": "pysh.builtins.uniq:main",
     "wc": "pysh.builtins.wc:main",
 }
