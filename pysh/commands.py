@@ -23,6 +23,12 @@ FILES: dict[str, str] = {
 
 # -- text utilities (pysh.builtins) --------------------------------------------
 TEXT: dict[str, str] = {
+    "cat": "pysh.builtins.cat:main",
+    "head": "pysh.builtins.head:main",
+    "sort": "pysh.builtins.sort:main",
+    "tail": "pysh.builtins.tail:main",
+    "uniq": "pysh.builtins.uniq:main",
+    "wc": "pysh.builtins.wc:main",
 }
 
 # -- system and process utilities (pysh.builtins) ------------------------------
