@@ -424,3 +424,27 @@ def _glob_body(glob: str) -> str:
 
 def encode_path(p: str) -> bytes:
     return encode(p)
+
+
+def stdin_is_readable(shell: Shell) -> bool:
+    """Whether a command with no path operands should read stdin (ripgrep's heuristic).
+
+    A pipe, a redirected file or here-doc data counts; no stdin, an empty one and
+    a terminal do not (there rg and fd search the working directory).
+    """
+    from pysh.shellkit.streams import BytesInput, FdInput, FileInput, NullInput, PipeReader
+
+    s = shell.stdin
+    if isinstance(s, NullInput):
+        return False
+    if isinstance(s, PipeReader | FileInput):
+        return True
+    if isinstance(s, BytesInput):
+        return bool(s._buf)
+    if isinstance(s, FdInput):
+        try:
+            st = os.fstat(s.fd)
+        except OSError:
+            return False
+        return _stat.S_ISFIFO(st.st_mode) or _stat.S_ISREG(st.st_mode)
+    return False
