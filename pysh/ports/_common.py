@@ -292,7 +292,7 @@ class Ignorer:
         """Whether ``vdir`` or an ancestor (within its mount) holds a ``.git``."""
         d = vdir.rstrip("/") or "/"
         while True:
-            if self.shell.fs.lexists(d.rstrip("/") + "/.git"):
+            if vexists(self.shell, d.rstrip("/") + "/.git", follow=False):
                 return True
             if d == "/" or self._is_mount_root(d):
                 return False
@@ -448,3 +448,68 @@ def stdin_is_readable(shell: Shell) -> bool:
             return False
         return _stat.S_ISFIFO(st.st_mode) or _stat.S_ISREG(st.st_mode)
     return False
+
+
+# ------------------------------------------------- metadata through door B
+def _is_mount_root_host(shell: Shell, host: Path) -> bool:
+    try:
+        shell.to_virtual(host.parent)
+        return False
+    except ValueError:
+        return True
+
+
+def vstat(shell: Shell, vpath: str, *, follow: bool = True) -> os.stat_result:
+    """stat of a virtual path through door B (lstat when ``follow`` is False)."""
+    host = host_of(shell, vpath, follow=follow)
+    if _is_mount_root_host(shell, host) or not shell.is_host_path(vpath):
+        try:
+            return os.stat(str(host))
+        except OSError as e:
+            raise FileSystemError(e.errno or errno.EIO, vpath) from None
+    with HeldDir(host, vpath) as d:
+        return d.lstat()
+
+
+def vexists(shell: Shell, vpath: str, *, follow: bool = True) -> bool:
+    try:
+        vstat(shell, vpath, follow=follow)
+        return True
+    except OSError:
+        return False
+
+
+def vis_dir(shell: Shell, vpath: str) -> bool:
+    try:
+        return _stat.S_ISDIR(vstat(shell, vpath).st_mode)
+    except OSError:
+        return False
+
+
+def vrealpath(shell: Shell, vpath: str) -> str:
+    host = host_of(shell, vpath)
+    try:
+        return shell.to_virtual(host)
+    except ValueError:
+        raise FileSystemError(errno.EACCES, vpath) from None
+
+
+def vunlink(shell: Shell, vpath: str) -> None:
+    host = host_of(shell, vpath, follow=False, write=True)
+    with HeldDir(host, vpath) as d:
+        d.unlink()
+
+
+def vlistdir(shell: Shell, vpath: str) -> list[tuple[str, str]]:
+    """(name, type) of a directory's entries ('d', 'f', 'l', 'o'), via the safe walker."""
+    errors: list = []
+    gen = shell.walk(vpath, onerror=errors.append)
+    try:
+        wd = next(iter(gen), None)
+    finally:
+        gen.close()
+    if wd is None:
+        if errors:
+            raise errors[0]
+        raise FileSystemError(errno.ENOTDIR, vpath)
+    return [(e.name, e.type) for e in wd.dirs] + [(e.name, e.type) for e in wd.files]

@@ -262,13 +262,13 @@ class Finder:
         roots = self.paths or ["."]
         implicit = not self.paths
         for p in roots:
-            if not shell.fs.is_dir(p):
+            if not _common.vis_dir(shell, p):
                 if len(roots) == 1:
                     raise FdError(f"Search path '{p}' is not a directory.\n"
                                   "[fd error]: No valid search paths given.")
                 await shell.stderr.write(encode(f"[fd error]: Search path '{p}' is not a "
                                                 "directory.\n"))
-        roots = [p for p in roots if shell.fs.is_dir(p)]
+        roots = [p for p in roots if _common.vis_dir(shell, p)]
         if not roots:
             raise FdError("No valid search paths given.")
         results: list[tuple[str, str, bool]] = []  # (shown path, exec path, is_dir)
@@ -399,7 +399,7 @@ class Finder:
                 return True
             if _stat.S_ISDIR(mode):
                 try:
-                    return not self.shell.fs.listdir(self._vpath_of(e))
+                    return not _common.vlistdir(self.shell, self._vpath_of(e))
                 except OSError:
                     return False
         return False

@@ -564,7 +564,7 @@ class Search:
 
     def _is_dir(self, p: str) -> bool:
         try:
-            return self.shell.fs.is_dir(p)
+            return _common.vis_dir(self.shell, p)
         except OSError:
             return False
 
@@ -631,7 +631,7 @@ class Search:
         shell = self.shell
         o = self.o
         try:
-            st = shell.fs.stat(p)
+            st = _common.vstat(shell, p)
         except FileSystemError as e:
             await self.error(f"{p}: {os.strerror(e.errno)} (os error {e.errno})")
             return
