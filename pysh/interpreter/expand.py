@@ -280,7 +280,7 @@ class Expander:
                 # a brace left unexpanded (in an assignment): its source text
                 segs.append((_brace_text(p), q if q is not None else LIT))
             elif t is A.BraceRange:
-                segs.append((p.text or "{%s..%s}" % (p.start, p.end), q if q is not None else LIT))
+                segs.append((p.text or f"{{{p.start}..{p.end}}}", q if q is not None else LIT))
             elif t is A.BadSubst:
                 raise ExpansionError(f"{p.text}: bad substitution", status=1)
             else:

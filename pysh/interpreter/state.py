@@ -9,6 +9,7 @@ the functions it calls.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 # Variable attributes (declare -x -r -i -l -u -a -A -n -t).
 EXPORT = 1
@@ -52,8 +53,19 @@ class Var:
         return f"Var({self.value!r}, {self.attrs})"
 
 
+@lru_cache(maxsize=65536)
+def _bash_hash(key: str) -> int:
+    """bash's hash_string (FNV-1, 32 bits): it decides associative arrays' order."""
+    h = 2166136261
+    for c in key.encode("utf-8", "surrogateescape"):
+        h = (h * 16777619) & 0xFFFFFFFF
+        h ^= c
+    return h
+
+
 def sorted_items(arr: dict) -> list:
-    """Array items in index order (associative arrays keep insertion order, like bash's hash)."""
+    """Array items in bash's order: index order; for associative arrays, bash's hash
+    table walk (bucket by bucket, the most recently inserted first within a bucket)."""
     if not arr:
         return []
     keys = list(arr)
@@ -62,7 +74,12 @@ def sorted_items(arr: dict) -> list:
         if all(keys[i] < keys[i + 1] for i in range(len(keys) - 1)):
             return list(arr.items())
         return sorted(arr.items())
-    return list(arr.items())
+    buckets = 1024
+    while len(keys) >= buckets * 2:
+        buckets *= 4
+    mask = buckets - 1
+    order = sorted(range(len(keys)), key=lambda i: (_bash_hash(keys[i]) & mask, -i))
+    return [(keys[i], arr[keys[i]]) for i in order]
 
 
 SET_OPTIONS = {
