@@ -19,6 +19,14 @@ AWK: dict[str, str] = {
 
 # -- file utilities (pysh.builtins) --------------------------------------------
 FILES: dict[str, str] = {
+    "basename": "pysh.builtins.paths:basename_main",
+    "dirname": "pysh.builtins.paths:dirname_main",
+    "pwd": "pysh.builtins.paths:pwd_main",
+    "realpath": "pysh.builtins.paths:realpath_main",
+    "readlink": "pysh.builtins.paths:readlink_main",
+    "mkdir": "pysh.builtins.mkdir:mkdir_main",
+    "rmdir": "pysh.builtins.mkdir:rmdir_main",
+    "find": "pysh.builtins.find:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
