@@ -27,6 +27,7 @@ FILES: dict[str, str] = {
     "mkdir": "pysh.builtins.mkdir:mkdir_main",
     "rmdir": "pysh.builtins.mkdir:rmdir_main",
     "find": "pysh.builtins.find:main",
+    "ls": "pysh.builtins.ls:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------

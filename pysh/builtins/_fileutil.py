@@ -719,3 +719,22 @@ def ls_date(shell, ts: float, current: float) -> str:
 
 
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def complete_stat(st):
+    """Synthetic nodes (/, /dev/null, /bin/x) come with a 10-field stat: fill the rest with 0."""
+    if st.st_mtime_ns is not None:
+        return st
+    t = tuple(st)
+    return os.stat_result(
+        t + (float(t[7]), float(t[8]), float(t[9]), t[7] * 10 ** 9, t[8] * 10 ** 9,
+             t[9] * 10 ** 9),
+        {"st_blksize": 4096, "st_blocks": 0, "st_rdev": 0})
+
+
+def lstat(fs, path: str):
+    return complete_stat(fs.lstat(path))
+
+
+def stat(fs, path: str):
+    return complete_stat(fs.stat(path))

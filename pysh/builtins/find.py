@@ -36,6 +36,8 @@ from pysh.builtins._fileutil import (
     walk_ordered,
 )
 from pysh.builtins._fileutil import bracket as _bracket
+from pysh.builtins._fileutil import lstat as xlstat
+from pysh.builtins._fileutil import stat as xstat
 from pysh.shellkit import FileSystemError
 from pysh.shellkit.text import encode
 
@@ -169,14 +171,14 @@ class TopEntry:
         self.path = path
         self.name = path
         fs = ctx.fs
-        self._lst = fs.lstat(path)
+        self._lst = xlstat(fs, path)
         self.link_stat = None
         self.type = _type_of(self._lst.st_mode)
         if self.type not in "dfl":
             self.type = "o"
         if self.type == "l" and ctx.follow in "LH":
             try:
-                self.link_stat = fs.stat(path)
+                self.link_stat = xstat(fs, path)
             except FileSystemError as e:
                 if e.errno != errno.ENOENT:
                     raise
@@ -549,7 +551,7 @@ def p_type(p: Parser, t: str) -> Node:
         if ctx.follow == "P" or (ctx.follow == "H" and it.depth > 0):
             if e.type == "l":
                 try:
-                    return _type_of(ctx.fs.stat(it.path).st_mode) in want
+                    return _type_of(xstat(ctx.fs, it.path).st_mode) in want
                 except FileSystemError:
                     return "l" in want
             return ctx.type_char(it) in want
@@ -643,10 +645,10 @@ def p_newer(p: Parser, t: str) -> Node:
     ref = p.arg(t)
     ctx = p.ctx
     try:
-        st = ctx.fs.stat(ref) if ctx.follow != "P" else ctx.fs.lstat(ref)
+        st = xstat(ctx.fs, ref) if ctx.follow != "P" else xlstat(ctx.fs, ref)
         if _stat.S_ISLNK(st.st_mode):
             try:
-                st = ctx.fs.stat(ref)
+                st = xstat(ctx.fs, ref)
             except FileSystemError:
                 pass
     except FileSystemError as e:
@@ -674,7 +676,7 @@ def p_newerxy(p: Parser, t: str) -> Node:
             raise FindError(f"I cannot figure out how to interpret {_lq(ref)} as a date or time")
     else:
         try:
-            st = ctx.fs.stat(ref)
+            st = xstat(ctx.fs, ref)
         except FileSystemError as e:
             raise FindError(f"{_lq(ref)}: {strerror(e)}") from None
         refv = getattr(st, {"a": "st_atime_ns", "m": "st_mtime_ns", "c": "st_ctime_ns"}[y])
@@ -773,7 +775,7 @@ def p_samefile(p: Parser, t: str) -> Node:
     ref = p.arg(t)
     ctx = p.ctx
     try:
-        st = ctx.fs.stat(ref) if ctx.follow == "L" else ctx.fs.lstat(ref)
+        st = xstat(ctx.fs, ref) if ctx.follow == "L" else xlstat(ctx.fs, ref)
     except FileSystemError as e:
         raise FindError(f"{_lq(ref)}: {strerror(e)}") from None
     key = (st.st_dev, st.st_ino)
@@ -880,7 +882,7 @@ def p_ls(p: Parser, t: str) -> Node:
         except FileSystemError as e:
             _report(ctx, it.path, e)
             return True
-        vals = {"ino": str(st.st_ino), "blocks": str((st.st_blocks + 1) // 2),
+        vals = {"ino": str(st.st_ino), "blocks": str(((st.st_blocks or 0) + 1) // 2),
                 "nlink": str(st.st_nlink), "size": str(st.st_size)}
         if _stat.S_ISLNK(st.st_mode):
             try:
@@ -1209,7 +1211,7 @@ def _d_Y(ctx, it):
     if it.entry.type != "l":
         return ctx.type_char(it)
     try:
-        return _type_of(ctx.fs.stat(it.path).st_mode)
+        return _type_of(xstat(ctx.fs, it.path).st_mode)
     except FileSystemError as e:
         return {errno.ENOENT: "N", errno.ELOOP: "L"}.get(e.errno, "?")
 
@@ -1223,8 +1225,8 @@ _DIRECTIVES = {
     "M": lambda ctx, it: mode_string(ctx.st(it).st_mode),
     "n": lambda ctx, it: str(ctx.st(it).st_nlink),
     "i": lambda ctx, it: str(ctx.st(it).st_ino),
-    "k": lambda ctx, it: str((ctx.st(it).st_blocks + 1) // 2),
-    "b": lambda ctx, it: str(ctx.st(it).st_blocks),
+    "k": lambda ctx, it: str(((ctx.st(it).st_blocks or 0) + 1) // 2),
+    "b": lambda ctx, it: str(ctx.st(it).st_blocks or 0),
     "D": lambda ctx, it: str(ctx.st(it).st_dev),
     "u": lambda ctx, it: USER, "g": lambda ctx, it: USER,
     "U": lambda ctx, it: str(UID), "G": lambda ctx, it: str(GID),
@@ -1478,7 +1480,7 @@ async def run_start(ctx: Ctx, top: str, evaluate, is_async: bool) -> None:
         ancestors = []
         if follow:
             try:
-                st = shell.fs.stat(top)
+                st = xstat(shell.fs, top)
                 ancestors.append(((st.st_dev, st.st_ino), top))
             except FileSystemError:
                 pass

@@ -29,3 +29,20 @@ SMALL = {
     "dir/sub/d.py": "",
     "link": {"symlink": "a.txt"},
 }
+
+TIMED = {
+    "alpha.txt": {"content": "a" * 10, "mtime": 1600000000},
+    "beta.log": {"content": "b" * 3000, "mtime": 1700000000},
+    "gamma": {"content": "", "mtime": 1500000000},
+    "delta.tar.gz": {"content": "d" * 200, "mtime": 1650000000},
+    "file10": {"content": "x", "mtime": 1600000001},
+    "file2": {"content": "xx", "mtime": 1600000002},
+    "file1": {"content": "xxx", "mtime": 1600000003},
+    "Zeta.md": {"content": "z" * 70000, "mtime": 1690000000},
+    "sub/": None,
+    "exe": {"content": "#!/bin/sh\n", "mode": 0o755, "mtime": 1550000000},
+}
+
+COLS = {name: "" for name in ["a", "bbbbbbbbbbbb", "c", "ddd", "eeeeeee", "f", "gg",
+                              "hhhhhhhhhhhhhhh", "i", "j", "kkkkkkkkkkkkkkkkkkkkkkk", "l",
+                              "mmmm", "n"]}
