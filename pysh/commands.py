@@ -28,6 +28,12 @@ FILES: dict[str, str] = {
     "rmdir": "pysh.builtins.mkdir:rmdir_main",
     "find": "pysh.builtins.find:main",
     "ls": "pysh.builtins.ls:main",
+    "rm": "pysh.builtins.rm:main",
+    "cp": "pysh.builtins.cp:main",
+    "mv": "pysh.builtins.mv:main",
+    "ln": "pysh.builtins.ln:main",
+    "touch": "pysh.builtins.touch:main",
+    "chmod": "pysh.builtins.chmod:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------

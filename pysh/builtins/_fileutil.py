@@ -474,12 +474,14 @@ def _remap(err, canon: str, shown: str):
     return err
 
 
-def walk_ordered(shell, top: str, *, follow: bool = False, depth: int = 1):
+def walk_ordered(shell, top: str, *, follow: bool = False, depth: int = 1, order=None):
     """Descendants of directory ``top`` in GNU fts order (readdir order, pre-order).
 
     Yields :class:`Item`; a directory's "post" item comes after its subtree.
     ``top`` is shown as the caller spelled it. Symlinks are followed only with
     ``follow`` (the core re-checks every link; a link out is an error item).
+    ``order``, when given, reorders each directory's entries (a function from
+    the list of WalkEntry to a new list): cp reads directories in inode order.
     """
     if not shell.is_host_path(top):
         yield from _walk_synthetic(shell, top, follow, depth)
@@ -515,6 +517,8 @@ def walk_ordered(shell, top: str, *, follow: bool = False, depth: int = 1):
     errors.clear()
     if first is None:
         return
+    if order is not None:
+        _reorder(first, order)
     # frames: [walkdir, entry iterator, depth of its entries, the entry that led here]
     stack = [(first, iter(first.entries), depth, None)]
     lookahead = None
@@ -565,10 +569,18 @@ def walk_ordered(shell, top: str, *, follow: bool = False, depth: int = 1):
                 errors.clear()
         if lookahead is not None and lookahead.path == path:
             sub, lookahead = lookahead, None
+            if order is not None:
+                _reorder(sub, order)
             item.descended = True
             stack.append((sub, iter(sub.entries), d + 1, ent))
         else:
             yield Item("post", ent, item.path, ent.name, d, True)
+
+
+def _reorder(wd, order) -> None:
+    wd.entries = order(wd.entries)
+    rank = {id(e): i for i, e in enumerate(wd.entries)}
+    wd.dirs.sort(key=lambda e: rank.get(id(e), 0))
 
 
 def _walk_synthetic(shell, top: str, follow: bool, depth: int):
@@ -738,3 +750,212 @@ def lstat(fs, path: str):
 
 def stat(fs, path: str):
     return complete_stat(fs.stat(path))
+
+
+async def ask(shell, prompt: str) -> bool:
+    """Ask ``prompt`` on stderr and read the answer from stdin, as GNU does (y/Y = yes).
+
+    When stdin is a terminal the question cannot be put from inside the sandbox:
+    the answer is "no" and a note says why (use -f, or answer through a pipe).
+    """
+    await shell.stderr.write(encode(prompt))
+    if shell.stdin.isatty():
+        await shell.stderr.write(b"(no answer can be read from a terminal here: assuming no)\n")
+        return False
+    line = await shell.stdin.readline()
+    return line[:1] in (b"y", b"Y")
+
+
+def describe(st) -> str:
+    """rm's and cp's words for a file type: 'regular file', 'directory', 'symbolic link'."""
+    mode = st.st_mode
+    if _stat.S_ISREG(mode):
+        return "regular file" if st.st_size else "regular empty file"
+    return file_type_name(mode)
+
+
+# -------------------------------------------------------------------- dates
+_MONTH_NAMES = {m.lower(): i + 1 for i, m in enumerate(_MONTHS)}
+_MONTH_NAMES.update({n: i + 1 for i, n in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"])})
+_UNITS_SECONDS = {"sec": 1, "second": 1, "min": 60, "minute": 60, "hour": 3600, "day": 86400,
+                  "week": 604800, "fortnight": 1209600}
+
+
+def parse_date(shell, text: str, base_ns: int | None = None) -> int | None:
+    """GNU date strings, the common forms: nanoseconds since the epoch, or None.
+
+    ``@EPOCH``, ``now``/``today``/``yesterday``/``tomorrow``, ISO 8601
+    (``2024-01-02``, ``2024-01-02 03:04[:05[.n]]``, ``T`` separator, ``Z``/``UTC``/
+    ``+HH[:]MM`` zones), ``MM/DD/YYYY``, month names (``Jan 2 2024``,
+    ``2 January 2024``), a bare ``HH:MM[:SS]`` (today), and relative items
+    (``3 days ago``, ``+1 hour``, ``next week``, ``-2 months``).
+    """
+    import datetime
+    import re
+
+    tz = tzinfo(shell)
+    t = " ".join(text.strip().lower().split())
+    current = time.time_ns() if base_ns is None else base_ns
+    if t.startswith("@"):
+        m = re.fullmatch(r"@([+-]?\d+)(?:[.,](\d{1,9}))?", t)
+        if not m:
+            return None
+        frac = (m.group(2) or "").ljust(9, "0")
+        sign = -1 if m.group(1).startswith("-") else 1
+        return int(m.group(1)) * 1_000_000_000 + sign * int(frac or 0)
+    now_dt = datetime.datetime.fromtimestamp(current / 1e9, tz)
+    date = None  # (y, m, d)
+    clock = None  # (H, M, S, ns)
+    zone = None
+    rel_seconds = 0
+    rel_months = 0
+    rest = t
+    patterns = [
+        (r"(\d{4})-(\d{1,2})-(\d{1,2})", "ymd"),
+        (r"(\d{1,2})/(\d{1,2})/(\d{2,4})", "mdy"),
+        (r"(\d{1,2})[ -]([a-z]{3,9})\.?,?[ -](\d{4})", "dMy"),
+        (r"([a-z]{3,9})\.? (\d{1,2}),? (\d{4})", "Mdy"),
+        (r"([a-z]{3,9})\.? (\d{1,2})", "Md"),
+    ]
+    for pat, kind in patterns:
+        m = re.search(r"(?:^|(?<=[\s]))" + pat + r"(?=$|[\sT t])", rest)
+        if not m:
+            continue
+        g = m.groups()
+        try:
+            if kind == "ymd":
+                date = (int(g[0]), int(g[1]), int(g[2]))
+            elif kind == "mdy":
+                y = int(g[2])
+                y = y + (2000 if y < 69 else 1900) if y < 100 else y
+                date = (y, int(g[0]), int(g[1]))
+            elif kind == "dMy":
+                date = (int(g[2]), _month(g[1]), int(g[0]))
+            elif kind == "Mdy":
+                date = (int(g[2]), _month(g[0]), int(g[1]))
+            else:
+                date = (now_dt.year, _month(g[0]), int(g[1]))
+        except (KeyError, ValueError):
+            date = None
+            continue
+        rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
+        if rest.startswith("t"):
+            rest = rest[1:]
+        break
+    m = re.search(r"(?:^|(?<=\s))(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?"
+                  r"(?:\s*(am|pm))?", rest)
+    if m:
+        h, mi = int(m.group(1)), int(m.group(2))
+        sec = int(m.group(3) or 0)
+        ns = int((m.group(4) or "").ljust(9, "0") or 0)
+        if m.group(5):
+            h = h % 12 + (12 if m.group(5) == "pm" else 0)
+        clock = (h, mi, sec, ns)
+        rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
+    m = re.search(r"(?:^|(?<=\s))(z|utc|gmt|[+-]\d{2}:?\d{2})(?=$|\s)", rest)
+    if m:
+        z = m.group(1)
+        if z in ("z", "utc", "gmt"):
+            zone = datetime.UTC
+        else:
+            sign = -1 if z[0] == "-" else 1
+            digits = z[1:].replace(":", "")
+            zone = datetime.timezone(sign * datetime.timedelta(hours=int(digits[:2]),
+                                                                minutes=int(digits[2:])))
+        rest = (rest[:m.start()] + " " + rest[m.end():]).strip()
+    words = rest.split()
+    i = 0
+    day_words = {"now": 0, "today": 0, "yesterday": -86400, "tomorrow": 86400}
+    while i < len(words):
+        w = words[i]
+        if w in day_words:
+            rel_seconds += day_words[w]
+            i += 1
+            continue
+        n = None
+        if re.fullmatch(r"[+-]?\d+", w):
+            n = int(w)
+            i += 1
+        elif w in ("next", "last", "this"):
+            n = {"next": 1, "last": -1, "this": 0}[w]
+            i += 1
+        elif w == "a" or w == "an":
+            n = 1
+            i += 1
+        if i >= len(words):
+            return None
+        unit = words[i].rstrip("s") if words[i] not in ("s",) else words[i]
+        if unit in ("min", "mins"):
+            unit = "min"
+        if n is None:
+            n = 1
+        i += 1
+        ago = i < len(words) and words[i] == "ago"
+        if ago:
+            i += 1
+            n = -n
+        if unit in _UNITS_SECONDS:
+            rel_seconds += n * _UNITS_SECONDS[unit]
+        elif unit == "month":
+            rel_months += n
+        elif unit == "year":
+            rel_months += 12 * n
+        else:
+            return None
+    zone = zone or tz
+    if date is None and clock is None:
+        base = datetime.datetime.fromtimestamp(current // 1_000_000_000, zone)
+        frac = current % 1_000_000_000
+    else:
+        y, mo, d = date if date is not None else (now_dt.year, now_dt.month, now_dt.day)
+        h, mi, sec, frac = clock if clock is not None else (0, 0, 0, 0)
+        try:
+            base = datetime.datetime(y, mo, d, h, mi, sec, tzinfo=zone)
+        except ValueError:
+            return None
+    if rel_months:
+        total = base.year * 12 + base.month - 1 + rel_months
+        try:
+            base = base.replace(year=total // 12, month=total % 12 + 1)
+        except ValueError:
+            return None
+    secs = int(base.timestamp()) + rel_seconds
+    return secs * 1_000_000_000 + frac
+
+
+def _month(name: str) -> int:
+    n = name.lower().rstrip(".")
+    if n in _MONTH_NAMES:
+        return _MONTH_NAMES[n]
+    if n[:3] in _MONTH_NAMES:
+        return _MONTH_NAMES[n[:3]]
+    raise KeyError(name)
+
+
+def parse_touch_stamp(shell, text: str) -> int | None:
+    """touch -t's ``[[CC]YY]MMDDhhmm[.ss]`` as nanoseconds, or None."""
+    import datetime
+    import re
+
+    m = re.fullmatch(r"(\d{8}|\d{10}|\d{12})(?:\.(\d{2}))?", text)
+    if not m:
+        return None
+    digits = m.group(1)
+    sec = int(m.group(2) or 0)
+    if len(digits) == 12:
+        year = int(digits[:4])
+        digits = digits[4:]
+    elif len(digits) == 10:
+        yy = int(digits[:2])
+        year = yy + (2000 if yy < 69 else 1900)
+        digits = digits[2:]
+    else:
+        year = localtime(shell, time.time()).year
+    try:
+        dt = datetime.datetime(year, int(digits[0:2]), int(digits[2:4]), int(digits[4:6]),
+                               int(digits[6:8]), 59 if sec == 60 else sec, tzinfo=tzinfo(shell))
+    except ValueError:
+        return None
+    return int(dt.timestamp()) * 1_000_000_000
