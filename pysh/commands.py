@@ -38,6 +38,23 @@ FILES: dict[str, str] = {
 
 # -- text utilities (pysh.builtins) --------------------------------------------
 TEXT: dict[str, str] = {
+    "cat": "pysh.builtins.cat:main",
+    "comm": "pysh.builtins.comm:main",
+    "cut": "pysh.builtins.cut:main",
+    "fold": "pysh.builtins.fold:main",
+    "head": "pysh.builtins.head:main",
+    "join": "pysh.builtins.join:main",
+    "nl": "pysh.builtins.nl:main",
+    "paste": "pysh.builtins.paste:main",
+    "rev": "pysh.builtins.rev:main",
+    "seq": "pysh.builtins.seq:main",
+    "sort": "pysh.builtins.sort:main",
+    "tac": "pysh.builtins.tac:main",
+    "tail": "pysh.builtins.tail:main",
+    "tee": "pysh.builtins.tee:main",
+    "tr": "pysh.builtins.tr:main",
+    "uniq": "pysh.builtins.uniq:main",
+    "wc": "pysh.builtins.wc:main",
 }
 
 # -- system and process utilities (pysh.builtins) ------------------------------
