@@ -59,6 +59,33 @@ TEXT: dict[str, str] = {
 
 # -- system and process utilities (pysh.builtins) ------------------------------
 SYSTEM: dict[str, str] = {
+    "echo": "pysh.builtins.sysinfo:echo_main",
+    "true": "pysh.builtins.sysinfo:true_main",
+    "false": "pysh.builtins.sysinfo:false_main",
+    "yes": "pysh.builtins.sysinfo:yes_main",
+    "whoami": "pysh.builtins.sysinfo:whoami_main",
+    "logname": "pysh.builtins.sysinfo:logname_main",
+    "id": "pysh.builtins.sysinfo:id_main",
+    "hostname": "pysh.builtins.sysinfo:hostname_main",
+    "uname": "pysh.builtins.sysinfo:uname_main",
+    "arch": "pysh.builtins.sysinfo:arch_main",
+    "nproc": "pysh.builtins.sysinfo:nproc_main",
+    "tty": "pysh.builtins.sysinfo:tty_main",
+    "getconf": "pysh.builtins.sysinfo:getconf_main",
+    "printenv": "pysh.builtins.sysinfo:printenv_main",
+    "which": "pysh.builtins.sysinfo:which_main",
+    "mkfifo": "pysh.builtins.sysinfo:mkfifo_main",
+    "env": "pysh.builtins.envcmd:main",
+    "sleep": "pysh.builtins.timing:sleep_main",
+    "timeout": "pysh.builtins.timing:timeout_main",
+    "xargs": "pysh.builtins.xargs:main",
+    "expr": "pysh.builtins.expr:main",
+    "diff": "pysh.builtins.diff:main",
+    "date": "pysh.builtins.date:main",
+    "bc": "pysh.builtins.bc:main",
+    "ps": "pysh.builtins.procs:ps_main",
+    "pgrep": "pysh.builtins.procs:pgrep_main",
+    "pkill": "pysh.builtins.procs:pkill_main",
 }
 
 # -- ports through Shell.resolve() (pysh.ports) --------------------------------
