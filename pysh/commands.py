@@ -90,6 +90,17 @@ SYSTEM: dict[str, str] = {
 
 # -- ports through Shell.resolve() (pysh.ports) --------------------------------
 PORTS: dict[str, str] = {
+    "jq": "pysh.ports.jq:main",
+    "rg": "pysh.ports.rg:main",
+    "fd": "pysh.ports.fd:main",
+    "fdfind": "pysh.ports.fd:main",
+    "sqlite3": "pysh.ports.sqlite:main",
+    "tar": "pysh.ports.archive:tar_main",
+    "gzip": "pysh.ports.archive:gzip_main",
+    "gunzip": "pysh.ports.archive:gzip_main",
+    "zcat": "pysh.ports.archive:gzip_main",
+    "zip": "pysh.ports.archive:zip_main",
+    "unzip": "pysh.ports.archive:unzip_main",
 }
 
 # -- git (pysh.ports.git) ------------------------------------------------------
