@@ -201,7 +201,7 @@ def _syntax_message(src: Source, e: AwkSyntaxError) -> str:
     name, line = src.where(e.line)
     prefix = f"{PROG}: {name}:{line}: "
     if e.col is None or e.col < 0:
-        return f"{prefix}error: {e.msg}\n"
+        return f"{prefix}fatal: {e.msg}\n"
     text = e.source_line()
     return f"{prefix}{text}\n{prefix}{' ' * e.col}^ {e.msg}\n"
 
@@ -217,7 +217,7 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
     except RecursionError:
         await shell.error(PROG, "fatal: program too deeply nested")
         return 2
-    for line, msg in warnings:
+    for line, msg in warnings + comp.warnings:
         name, ln = src.where(line)
         await shell.stderr.write(encode(f"{PROG}: {name}:{ln}: warning: {msg}\n"))
     try:
@@ -230,6 +230,7 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
     first_name = src.segments[0][1] if src.segments else "cmd. line"
     rt = RT.Runtime(shell, g, first_name)
     rt.cmd_status = {}
+    rt.where = src.where
     rt.program_names_forbidden = frozenset(prog.functions) | {"function", "BEGIN", "END"}
     _populate(g, rt, comp, operands, shell)
     rt._prep_fs()
@@ -275,22 +276,20 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
                     status = e.status
             del exited
             await rt.close_all()
-        except ZeroDivisionError:
-            raise AwkFatal("division by zero attempted") from None
-        except RecursionError:
-            raise AwkFatal("function call nesting too deep") from None
-        except OverflowError:
-            raise AwkFatal("numeric overflow") from None
+        except ZeroDivisionError as e:
+            raise AwkFatal("division by zero attempted",
+                           line=_awk_line(e.__traceback__, linemap)) from None
+        except RecursionError as e:
+            raise AwkFatal("function call nesting too deep",
+                           line=_awk_line(e.__traceback__, linemap)) from None
+        except OverflowError as e:
+            raise AwkFatal("numeric overflow", line=_awk_line(e.__traceback__, linemap)) from None
     except AwkFatal as e:
         line = e.line
         if line is None:
             line = _awk_line(sys.exc_info()[2], linemap)
         await _finish_quietly(rt)
-        if line is not None and line > 0:
-            name, ln = src.where(line)
-            msg = f"{PROG}: {name}:{ln}: fatal: {e.msg}\n"
-        else:
-            msg = f"{PROG}: fatal: {e.msg}\n"
+        msg = f"{rt.prefix(line)}fatal: {e.msg}\n"
         await shell.stderr.write(encode(msg))
         return 2
     except BrokenPipe:
@@ -511,7 +510,8 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
         "_NextFile": NextFile, "_AwkExit": AwkExit, "_exitcode": _exitcode,
         "_INF": math.inf, "_NAN": math.nan, "__builtins__": __builtins__,
     })
-    g.update(comp.consts)
+    for src, name in comp.regexes.items():
+        g[name] = rt.regex(src)
     # scalars
     for name in comp.global_scalars | comp.assigned_globals():
         g["V_" + name] = UNINIT

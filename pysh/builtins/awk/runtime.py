@@ -14,7 +14,7 @@ import errno as _errno
 import math
 import re
 
-from pysh.builtins.awk.awkre import AwkRegex, RegexError, compile_awk
+from pysh.builtins.awk.awkre import AwkRegex, RegexError
 from pysh.builtins.awk.errors import AwkFatal
 from pysh.builtins.awk.format import FormatCtx, num_to_str, sprintf
 from pysh.builtins.awk.lexer import unescape_string
@@ -268,6 +268,7 @@ class Runtime:
         self.rec: str | None = ""
         self.flds: list | None = []
         self.rb_ofs = " "
+        self.rx_cache: dict[str, AwkRegex] = {}
         self._sp_fast = str.split
         self._sp_weird = _space_split_weird
         self.splitter = str.split
@@ -313,10 +314,16 @@ class Runtime:
         return False
 
     def regex(self, src: str) -> AwkRegex:
-        try:
-            return compile_awk(src)
-        except RegexError as e:
-            raise AwkFatal(f"invalid regexp: {e}: /{src}/") from None
+        rx = self.rx_cache.get(src)
+        if rx is None:
+            try:
+                rx = AwkRegex(src, self.budget)
+            except RegexError as e:
+                raise AwkFatal(f"{e}: /{src}/") from None
+            if len(self.rx_cache) > 500:
+                self.rx_cache.clear()
+            self.rx_cache[src] = rx
+        return rx
 
     def dyn_regex(self, v) -> AwkRegex:
         if isinstance(v, AwkRegex):
@@ -858,7 +865,42 @@ class Runtime:
         await self.stderr.flush()
 
     def warn(self, msg: str) -> None:
-        self.stderr.write(f"awk: {self.srcname}: warning: {msg}\n")
+        self.stderr.write(f"awk: warning: {msg}\n")
+
+    def prefix(self, line: int | None) -> str:
+        """gawk's message prefix: where in the program, and in the input."""
+        out = "awk: "
+        if line is not None and line > 0:
+            name, ln = self.where(line)
+            out += f"{name}:{ln}: "
+        fnr = self.g.get("V_FNR", 0.0)
+        if fnr.__class__ is float and fnr > 0:
+            fn = self.tostr(self.g.get("V_FILENAME", ""))
+            out += f"(FILENAME={fn} FNR={int(fnr)}) "
+        return out
+
+    def warn_at(self, line: int, msg: str) -> None:
+        self.stderr.write(f"{self.prefix(line)}warning: {msg}\n")
+
+    def log(self, x: float, line: int) -> float:
+        if x < 0:
+            self.warn_at(line, f"log: received negative argument {num_to_str(x, '%g')}")
+        return c_log(x)
+
+    def sqrt(self, x: float, line: int) -> float:
+        if x < 0:
+            self.warn_at(line, f"sqrt: received negative argument {num_to_str(x, '%g')}")
+        return c_sqrt(x)
+
+    def exp(self, x: float, line: int) -> float:
+        try:
+            return math.exp(x)
+        except OverflowError:
+            self.warn_at(line, f"exp: argument {num_to_str(x, '%g')} is out of range")
+            return math.inf
+
+    def where(self, line: int):
+        return "cmd. line", line
 
     # -- builtins ------------------------------------------------------------------------
     def length(self, v) -> float:
