@@ -187,6 +187,10 @@ class Compiler:
                     self.param_arrays[callee].add(cparam)
                     changed = True
                 elif callee_is_array and not caller_is_array:
+                    caller_scalar = (var in self.global_scalars) if where[0] == "g" \
+                        else (var in self.param_scalars[fn_name])
+                    if caller_scalar:
+                        self.error(f"attempt to use scalar parameter `{cparam}' as an array")
                     if where[0] == "g":
                         self.global_arrays.add(var)
                     else:
@@ -584,7 +588,7 @@ class Compiler:
         rhs = self.num(expr)
         if isinstance(target, N.Var):
             cur = self.num(target)
-            return self.assign_expr(target, _arith(op, cur, rhs), NUM)
+            return self.assign_expr(target, _arith(op, cur, rhs, True), NUM)
         if isinstance(target, N.Index):
             arr = self.array_ref(target.name, target)
             return f"_aop({arr}, {self.key(target.subs)}, {op!r}, {rhs})", NUM
@@ -762,7 +766,7 @@ class Compiler:
             return f"(await _R.close({self.val(args[0])}))", NUM
         if name == "fflush":
             if args:
-                return f"(await _R.fflush({self.val(args[0])}))", NUM
+                return f"(await _R.fflush({self.val(args[0])}, {self.cur_line}))", NUM
             return "(await _R.fflush())", NUM
         self.error(f"function `{name}' not defined", node)
 
@@ -771,6 +775,10 @@ class Compiler:
         if isinstance(node, N.Regex):
             return self.regex_const(node.source)
         if isinstance(node, N.Str):
+            try:
+                check(node.value)
+            except RegexError:
+                return f"_R.dyn_regex({node.value!r})"  # a run-time error, as gawk reports it
             return self.regex_const(node.value)
         return f"_R.dyn_regex({self.val(node)})"
 
@@ -1064,6 +1072,7 @@ class Compiler:
             self.block(it.action)
         self.emit("pass")
         self.indent -= 1
+        self.last_rule_line = mains[-1].line if mains else -1
         self.has_begin = bool(begins)
         self.has_main = bool(mains)
         self.has_end = bool(ends)
@@ -1265,7 +1274,9 @@ def _numlit(v: float) -> str:
     return repr(float(v))
 
 
-def _arith(op: str, a: str, b: str) -> str:
+def _arith(op: str, a: str, b: str, assign: bool = False) -> str:
+    if assign and op in "/%":
+        return f"_divasg({a}, {b}, {op!r})"
     if op in ARITH:
         return f"({a} {op} {b})"
     if op == "%":
