@@ -14,6 +14,7 @@ GREP_SED: dict[str, str] = {
     "egrep": "pysh.builtins.grep:main",
     "fgrep": "pysh.builtins.grep:main",
     "grep": "pysh.builtins.grep:main",
+    "sed": "pysh.builtins.sed:main",
 }
 
 # -- awk (pysh.builtins.awk) ---------------------------------------------------
