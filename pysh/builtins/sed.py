@@ -369,7 +369,7 @@ class Compiler:
     def compile_regex(self, text: str, icase: bool, newline: bool, needed: int = 0):
         if text == "":
             if icase or newline:
-                self.bad_prog("no previous regular expression")
+                self.bad_prog("cannot specify modifiers on empty regexp")
             return None
         sed = self.sed
         try:
@@ -492,6 +492,11 @@ class Compiler:
                 if ch == "!":
                     self.bad_prog("multiple `!'s")
             cmd.cmd = ch if ch is not EOF else ""
+            if self.sed.posix and ch is not EOF:
+                if ch in "eFvzLQTRW":
+                    self.bad_prog(f"unknown command: `{ch}'")
+                if ch in "ail=r" and cmd.a2 is not None:
+                    self.bad_prog("command only uses one address")
             if ch == "#":
                 if cmd.a1 is not None:
                     self.bad_prog("comments don't accept any addresses")
@@ -801,20 +806,32 @@ def setup_replacement(comp: Compiler, sub: Subst, text: str) -> None:
         sub.simple = "".join(p[0] for p in pieces)
 
 
+def _upper(s: str) -> str:
+    if s.isascii():
+        return s.upper()
+    return "".join(u if len(u := ch.upper()) == 1 else ch for ch in s)  # towupper: 1 to 1
+
+
+def _lower(s: str) -> str:
+    if s.isascii():
+        return s.lower()
+    return "".join(u if len(u := ch.lower()) == 1 else ch for ch in s)
+
+
 def _case(s: str, typ: int) -> str:
     """str_append_modified: apply a replacement piece's case conversion."""
     if not s or typ == REPL_ASIS:
         return s
     first = ""
     if typ & REPL_UPPERCASE_FIRST:
-        first, s = s[0].upper(), s[1:]
+        first, s = _upper(s[0]), s[1:]
     elif typ & REPL_LOWERCASE_FIRST:
-        first, s = s[0].lower(), s[1:]
+        first, s = _lower(s[0]), s[1:]
     typ &= ~REPL_MODIFIERS
     if typ == REPL_UPPERCASE:
-        s = s.upper()
+        s = _upper(s)
     elif typ == REPL_LOWERCASE:
-        s = s.lower()
+        s = _lower(s)
     return first + s
 
 
