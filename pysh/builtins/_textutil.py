@@ -367,3 +367,59 @@ async def argmatch_die(shell, prog: str, option: str, value: str,
         last = val
     await shell.stderr.write(encode("Valid arguments are:\n" + "\n".join(lines) + "\n"))
     return await usage(shell, prog, None, status)
+
+
+# ------------------------------------------------------------------ regex
+def bre_to_python(pattern: bytes, extended: bool = False) -> bytes:
+    """A small POSIX BRE/ERE to Python ``re`` (bytes) translation for nl -bp and csplit-like uses."""
+    out = bytearray()
+    i = 0
+    n = len(pattern)
+    classes = {b"alpha": b"a-zA-Z", b"digit": b"0-9", b"alnum": b"a-zA-Z0-9", b"upper": b"A-Z",
+               b"lower": b"a-z", b"space": b" \\t\\n\\r\\f\\v", b"blank": b" \\t",
+               b"punct": b"!-/:-@\\[-`{-~", b"print": b" -~", b"graph": b"!-~",
+               b"cntrl": b"\\x00-\\x1f\\x7f", b"xdigit": b"0-9A-Fa-f"}
+    while i < n:
+        c = pattern[i:i + 1]
+        if c == b"\\" and i + 1 < n:
+            d = pattern[i + 1:i + 2]
+            if not extended and d in b"(){}|+?":
+                out += d
+            elif d.isdigit() or d in b"wWsSbB<>":
+                out += {b"<": b"\\b", b">": b"\\b"}.get(d, b"\\" + d)
+            else:
+                out += b"\\" + d
+            i += 2
+            continue
+        if c == b"[":
+            j = i + 1
+            if j < n and pattern[j:j + 1] == b"^":
+                j += 1
+            if j < n and pattern[j:j + 1] == b"]":
+                j += 1
+            while j < n and pattern[j:j + 1] != b"]":
+                if pattern[j:j + 2] == b"[:":
+                    k = pattern.find(b":]", j + 2)
+                    j = k + 2 if k > 0 else j + 1
+                else:
+                    j += 1
+            body = pattern[i + 1:j]
+            for name, rep in classes.items():
+                body = body.replace(b"[:" + name + b":]", rep)
+            body = body.replace(b"\\", b"\\\\")
+            if body.startswith(b"^"):
+                body = b"^" + body[1:].replace(b"[", b"\\[")
+            else:
+                body = body.replace(b"[", b"\\[")
+            out += b"[" + body + b"]"
+            i = j + 1
+            continue
+        if not extended and c in b"(){}|+?":
+            out += b"\\" + c
+        elif c == b"*" and (not out or out.endswith(b"(") or out.endswith(b"^")) and \
+                not extended:
+            out += b"\\*"
+        else:
+            out += c
+        i += 1
+    return bytes(out)

@@ -16,6 +16,8 @@ READERS = {
     "wc": ["wc"],
     "sort": ["sort"],
     "uniq": ["uniq"],
+    "nl": ["nl"],
+    "cut": ["cut", "-f1"],
 }
 
 
@@ -79,3 +81,25 @@ def test_read_only_mount_refuses_writes(argv, target):
         assert r.status != 0
         assert "Permission denied" in r.err and target in r.err
         assert ex.shell.fs.read_bytes(target) == b"original\n"
+
+
+def test_tee_writes_files_through_the_door():
+    with sandbox({}) as ex:
+        r = run_cmd(ex, ["tee", "a", "/tmp/b"], stdin=b"data\xff\n")
+        assert r.status == 0 and r.stdout == b"data\xff\n"
+        assert ex.shell.fs.read_bytes("a") == b"data\xff\n"
+        assert ex.shell.fs.read_bytes("/tmp/b") == b"data\xff\n"
+
+
+def test_tee_read_only_refused_but_copies_stdout():
+    with sandbox({"t": "original\n"}, read_only=True) as ex:
+        r = run_cmd(ex, ["tee", "t"], stdin=b"new\n")
+        assert r.status == 1 and r.stdout == b"new\n"
+        assert "tee: t: Permission denied" in r.err
+        assert ex.shell.fs.read_bytes("t") == b"original\n"
+
+
+def test_tee_denied_escape():
+    with sandbox({"escape": {"symlink": "/etc"}}) as ex:
+        r = run_cmd(ex, ["tee", "escape/x"], stdin=b"x\n")
+        assert r.status == 1 and "Permission denied" in r.err
