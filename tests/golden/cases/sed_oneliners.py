@@ -5,7 +5,7 @@ The quick brown fox
 jumps over the lazy dog.
 
   Leading spaces here
-Trailing spaces here \x20 
+Trailing spaces here \x20\x20
 \tTabbed line\t
 
 foo bar foo baz foo
