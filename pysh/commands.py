@@ -27,6 +27,21 @@ AWK: dict[str, str] = {
 
 # -- file utilities (pysh.builtins) --------------------------------------------
 FILES: dict[str, str] = {
+    "basename": "pysh.builtins.paths:basename_main",
+    "dirname": "pysh.builtins.paths:dirname_main",
+    "pwd": "pysh.builtins.paths:pwd_main",
+    "realpath": "pysh.builtins.paths:realpath_main",
+    "readlink": "pysh.builtins.paths:readlink_main",
+    "mkdir": "pysh.builtins.mkdir:mkdir_main",
+    "rmdir": "pysh.builtins.mkdir:rmdir_main",
+    "find": "pysh.builtins.find:main",
+    "ls": "pysh.builtins.ls:main",
+    "rm": "pysh.builtins.rm:main",
+    "cp": "pysh.builtins.cp:main",
+    "mv": "pysh.builtins.mv:main",
+    "ln": "pysh.builtins.ln:main",
+    "touch": "pysh.builtins.touch:main",
+    "chmod": "pysh.builtins.chmod:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
