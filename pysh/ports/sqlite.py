@@ -145,6 +145,8 @@ def fmt_real(x: float) -> str:
     """SQLite's text rendering of a REAL ("%!.15g")."""
     if math.isinf(x):
         return "Inf" if x > 0 else "-Inf"
+    if x == 0:
+        return "0.0"
     s = f"{x:.15g}"
     if "e" in s:
         mant, exp = s.split("e")
@@ -581,7 +583,7 @@ async def run_sql(st: State, sql: str, lineno: int | None) -> bool:
                     await st.error(f"Error: stepping, {msg} ({code})")
                     st.last_code = code
                 else:
-                    await st.error(f"Error: in prepare, {msg}")
+                    await st.error(f"Error: in prepare, {msg}" + _error_context(stmt, msg))
                     st.last_code = 1
             elif runtime:
                 await st.error(f"Runtime error near line {start_line}: {msg} ({code})")
