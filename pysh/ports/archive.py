@@ -75,7 +75,8 @@ class Extractor:
         except FileSystemError as e:
             raise ArchiveError(f"{dest}: Cannot open: {os.strerror(e.errno)}") from None
         if not _common.vis_dir(shell, self.dest_v):
-            raise ArchiveError(f"{dest}: Cannot open: {os.strerror(errno.ENOTDIR)}")
+            code = errno.ENOTDIR if _common.vexists(shell, self.dest_v) else errno.ENOENT
+            raise ArchiveError(f"{dest}: Cannot open: {os.strerror(code)}")
         self.dest_canon = canon.rstrip("/") or "/"
         self.count = 0
         self.dir_times: list[tuple[str, float]] = []
@@ -500,10 +501,10 @@ async def _tar_read(shell, o, operands, cdir, mode, strip, err: Out) -> int:
                             await out.write(chunk)
                     continue
                 if "v" in o:
-                    await out.write(encode(name) + (b"/" if m.isdir() and not
-                                                    name.endswith("/") else b"") + b"\n")
+                    await out.write(encode(m.name) + (b"/" if m.isdir() and not
+                                                      m.name.endswith("/") else b"") + b"\n")
                 try:
-                    await _extract_member(shell, tf, m, name, ex, o)
+                    await _extract_member(shell, tf, m, name, ex, o, strip)
                 except Refused as r:
                     await err.write(encode(shell.display(f"tar: {r}\n")))
                     status = 2
@@ -529,7 +530,8 @@ async def _tar_read(shell, o, operands, cdir, mode, strip, err: Out) -> int:
     return status
 
 
-async def _extract_member(shell, tf, m, name: str, ex: Extractor, o: dict) -> None:
+async def _extract_member(shell, tf, m, name: str, ex: Extractor, o: dict,
+                          strip: int = 0) -> None:
     rel = _norm_member(name)
     shown = name
     if not rel:
@@ -543,6 +545,8 @@ async def _extract_member(shell, tf, m, name: str, ex: Extractor, o: dict) -> No
         return
     if m.islnk():
         target = _norm_member(m.linkname)
+        if strip:
+            target = "/".join(target.split("/")[strip:])
         ex.hardlink(rel, shown, target)
         return
     if m.ischr() or m.isblk() or m.isfifo():
