@@ -15,10 +15,29 @@ GREP_SED: dict[str, str] = {
 
 # -- awk (pysh.builtins.awk) ---------------------------------------------------
 AWK: dict[str, str] = {
+    "awk": "pysh.builtins.awk:main",
+    "gawk": "pysh.builtins.awk:main",
+    "mawk": "pysh.builtins.awk:main",
+    "nawk": "pysh.builtins.awk:main",
 }
 
 # -- file utilities (pysh.builtins) --------------------------------------------
 FILES: dict[str, str] = {
+    "basename": "pysh.builtins.paths:basename_main",
+    "dirname": "pysh.builtins.paths:dirname_main",
+    "pwd": "pysh.builtins.paths:pwd_main",
+    "realpath": "pysh.builtins.paths:realpath_main",
+    "readlink": "pysh.builtins.paths:readlink_main",
+    "mkdir": "pysh.builtins.mkdir:mkdir_main",
+    "rmdir": "pysh.builtins.mkdir:rmdir_main",
+    "find": "pysh.builtins.find:main",
+    "ls": "pysh.builtins.ls:main",
+    "rm": "pysh.builtins.rm:main",
+    "cp": "pysh.builtins.cp:main",
+    "mv": "pysh.builtins.mv:main",
+    "ln": "pysh.builtins.ln:main",
+    "touch": "pysh.builtins.touch:main",
+    "chmod": "pysh.builtins.chmod:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -40,6 +59,14 @@ TEXT: dict[str, str] = {
     "tr": "pysh.builtins.tr:main",
     "uniq": "pysh.builtins.uniq:main",
     "wc": "pysh.builtins.wc:main",
+    "base64": "pysh.builtins.base64_cmd:main",
+    "md5sum": "pysh.builtins.sums:main",
+    "sha1sum": "pysh.builtins.sums:main",
+    "sha224sum": "pysh.builtins.sums:main",
+    "sha256sum": "pysh.builtins.sums:main",
+    "sha384sum": "pysh.builtins.sums:main",
+    "sha512sum": "pysh.builtins.sums:main",
+    "b2sum": "pysh.builtins.sums:main",
 }
 
 # -- system and process utilities (pysh.builtins) ------------------------------
