@@ -38,6 +38,7 @@ FILES: dict[str, str] = {
     "ln": "pysh.builtins.ln:main",
     "touch": "pysh.builtins.touch:main",
     "chmod": "pysh.builtins.chmod:main",
+    "tree": "pysh.builtins.tree:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
