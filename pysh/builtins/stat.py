@@ -67,11 +67,11 @@ The valid format sequences for files (without --file-system):
   %z   time of last status change  %Z   ... seconds since Epoch
 """
 
-DEFAULT = ("  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n"
+DEFAULT = ("  File: %!\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n"
            "Device: %Hd,%Ld\tInode: %-10i  Links: %h\n"
            "Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\n"
            "Access: %x\nModify: %y\nChange: %z\n Birth: %w\n")
-DEFAULT_DEV = ("  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n"
+DEFAULT_DEV = ("  File: %!\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n"
                "Device: %Hd,%Ld\tInode: %-10i  Links: %-5h Device type: %Hr,%Lr\n"
                "Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\n"
                "Access: %x\nModify: %y\nChange: %z\n Birth: %w\n")
@@ -217,6 +217,16 @@ def file_values(shell, name: str, st, follow: bool):
             return _mount_of(shell, name), False
         if d == "n":
             return name, False
+        if d == "!":
+            from pysh.builtins._fileutil import shell_quote_name
+
+            text = shell_quote_name(name)
+            if _stat.S_ISLNK(mode):
+                try:
+                    text += " -> " + shell_quote_name(fs.readlink(name))
+                except FileSystemError:
+                    pass
+            return text, False
         if d == "N":
             if _stat.S_ISLNK(mode):
                 try:
