@@ -11,6 +11,10 @@ from pysh.shellkit.commands import CommandRegistry
 
 # -- grep and sed (pysh.builtins) ----------------------------------------------
 GREP_SED: dict[str, str] = {
+    "egrep": "pysh.builtins.grep:main",
+    "fgrep": "pysh.builtins.grep:main",
+    "grep": "pysh.builtins.grep:main",
+    "sed": "pysh.builtins.sed:main",
 }
 
 # -- awk (pysh.builtins.awk) ---------------------------------------------------
@@ -66,6 +70,14 @@ TEXT: dict[str, str] = {
     "tr": "pysh.builtins.tr:main",
     "uniq": "pysh.builtins.uniq:main",
     "wc": "pysh.builtins.wc:main",
+    "base64": "pysh.builtins.base64_cmd:main",
+    "md5sum": "pysh.builtins.sums:main",
+    "sha1sum": "pysh.builtins.sums:main",
+    "sha224sum": "pysh.builtins.sums:main",
+    "sha256sum": "pysh.builtins.sums:main",
+    "sha384sum": "pysh.builtins.sums:main",
+    "sha512sum": "pysh.builtins.sums:main",
+    "b2sum": "pysh.builtins.sums:main",
 }
 
 # -- system and process utilities (pysh.builtins) ------------------------------
