@@ -127,74 +127,84 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="smaller inputs (a smoke run)")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only these workloads (rg, fd, jq, sqlite3, tar); repeatable")
     args = ap.parse_args()
+
+    def want(name: str) -> bool:
+        return not args.only or name in args.only
     scale = 10 if args.quick else 1
     tmp = tempfile.mkdtemp(prefix="ports-bench-")
     rows = []
     try:
         # ---- rg
-        rg_dir = os.path.join(tmp, "rg")
-        make_text_tree(rg_dir, 2000 // scale)
-        rows.append(("rg -n PATTERN (2,000 files)",
-                     real(rg_dir, "rg -n needle_42 . > /dev/null"),
-                     pysh_cli(rg_dir, "rg -n needle_42 . > /dev/null"),
-                     pysh_inproc(rg_dir, [["rg", "-n", "needle_42", "."]])))
+        if want('rg'):
+            rg_dir = os.path.join(tmp, "rg")
+            make_text_tree(rg_dir, 2000 // scale)
+            rows.append(("rg -n PATTERN (2,000 files)",
+                         real(rg_dir, "rg -n needle_42 . > /dev/null"),
+                         pysh_cli(rg_dir, "rg -n needle_42 . > /dev/null"),
+                         pysh_inproc(rg_dir, [["rg", "-n", "needle_42", "."]])))
         # ---- fd
-        fd_dir = os.path.join(tmp, "fd")
-        make_name_tree(fd_dir, 10000 // scale)
-        rows.append(("fd -e py (10,000 files)",
-                     real(fd_dir, "fdfind -e py > /dev/null"),
-                     pysh_cli(fd_dir, "fd -e py > /dev/null"),
-                     pysh_inproc(fd_dir, [["fd", "-e", "py"]])))
+        if want('fd'):
+            fd_dir = os.path.join(tmp, "fd")
+            make_name_tree(fd_dir, 10000 // scale)
+            rows.append(("fd -e py (10,000 files)",
+                         real(fd_dir, "fdfind -e py > /dev/null"),
+                         pysh_cli(fd_dir, "fd -e py > /dev/null"),
+                         pysh_inproc(fd_dir, [["fd", "-e", "py"]])))
         # ---- jq
-        jq_dir = os.path.join(tmp, "jq")
-        os.makedirs(jq_dir)
-        make_json(os.path.join(jq_dir, "big.json"), 10_000_000 // scale)
-        prog = "[.[] | select(.v > 500) | {name, v, t: .tags[0]}] | length"
-        rows.append(("jq filter (10 MB JSON)",
-                     real(jq_dir, f"jq '{prog}' big.json > /dev/null"),
-                     pysh_cli(jq_dir, f"jq '{prog}' big.json > /dev/null"),
-                     pysh_inproc(jq_dir, [["jq", prog, "big.json"]])))
-        rows.append(("jq -c '.[]' (10 MB JSON)",
-                     real(jq_dir, "jq -c '.[]' big.json > /dev/null"),
-                     pysh_cli(jq_dir, "jq -c '.[]' big.json > /dev/null"),
-                     pysh_inproc(jq_dir, [["jq", "-c", ".[]", "big.json"]])))
+        if want('jq'):
+            jq_dir = os.path.join(tmp, "jq")
+            os.makedirs(jq_dir)
+            make_json(os.path.join(jq_dir, "big.json"), 10_000_000 // scale)
+            prog = "[.[] | select(.v > 500) | {name, v, t: .tags[0]}] | length"
+            rows.append(("jq filter (10 MB JSON)",
+                         real(jq_dir, f"jq '{prog}' big.json > /dev/null"),
+                         pysh_cli(jq_dir, f"jq '{prog}' big.json > /dev/null"),
+                         pysh_inproc(jq_dir, [["jq", prog, "big.json"]])))
+            rows.append(("jq -c '.[]' (10 MB JSON)",
+                         real(jq_dir, "jq -c '.[]' big.json > /dev/null"),
+                         pysh_cli(jq_dir, "jq -c '.[]' big.json > /dev/null"),
+                         pysh_inproc(jq_dir, [["jq", "-c", ".[]", "big.json"]])))
         # ---- sqlite3
-        sq_dir = os.path.join(tmp, "sq")
-        os.makedirs(sq_dir)
-        make_csv(os.path.join(sq_dir, "data.csv"), 100_000 // scale)
-        q = "select k, count(*), sum(v) from t group by k order by k"
-        script = (f"rm -f db.sqlite; sqlite3 db.sqlite '.import --csv data.csv t' '{q}' "
-                  "> /dev/null")
+        if want('sqlite3'):
+            sq_dir = os.path.join(tmp, "sq")
+            os.makedirs(sq_dir)
+            make_csv(os.path.join(sq_dir, "data.csv"), 100_000 // scale)
+            q = "select k, count(*), sum(v) from t group by k order by k"
+            script = (f"rm -f db.sqlite; sqlite3 db.sqlite '.import --csv data.csv t' '{q}' "
+                      "> /dev/null")
 
-        def sq_inproc_clean(fn):
-            def go():
-                p = os.path.join(sq_dir, "db.sqlite")
-                if os.path.exists(p):
-                    os.unlink(p)
-                fn()
-            return go
-        rows.append(("sqlite3 .import + query (100,000 rows)",
-                     real(sq_dir, script),
-                     sq_inproc_clean(pysh_cli(sq_dir, f"sqlite3 db.sqlite '.import --csv "
-                                                      f"data.csv t' '{q}' > /dev/null")),
-                     sq_inproc_clean(pysh_inproc(sq_dir, [["sqlite3", "db.sqlite",
-                                                           ".import --csv data.csv t", q]]))))
+            def sq_inproc_clean(fn):
+                def go():
+                    p = os.path.join(sq_dir, "db.sqlite")
+                    if os.path.exists(p):
+                        os.unlink(p)
+                    fn()
+                return go
+            rows.append(("sqlite3 .import + query (100,000 rows)",
+                         real(sq_dir, script),
+                         sq_inproc_clean(pysh_cli(sq_dir, f"sqlite3 db.sqlite '.import --csv "
+                                                          f"data.csv t' '{q}' > /dev/null")),
+                         sq_inproc_clean(pysh_inproc(sq_dir, [["sqlite3", "db.sqlite",
+                                                               ".import --csv data.csv t", q]]))))
         # ---- tar
-        tar_dir = os.path.join(tmp, "tar")
-        make_text_tree(os.path.join(tar_dir, "src"), 1000 // scale, lines=20)
+        if want('tar'):
+            tar_dir = os.path.join(tmp, "tar")
+            make_text_tree(os.path.join(tar_dir, "src"), 1000 // scale, lines=20)
 
-        def tar_clean(fn):
-            def go():
-                shutil.rmtree(os.path.join(tar_dir, "out"), ignore_errors=True)
-                os.makedirs(os.path.join(tar_dir, "out"))
-                fn()
-            return go
-        rows.append(("tar -czf + tar -xzf (1,000 files)",
-                     tar_clean(real(tar_dir, "tar -czf a.tgz src && tar -xzf a.tgz -C out")),
-                     tar_clean(pysh_cli(tar_dir, "tar -czf a.tgz src && tar -xzf a.tgz -C out")),
-                     tar_clean(pysh_inproc(tar_dir, [["tar", "-czf", "a.tgz", "src"],
-                                                     ["tar", "-xzf", "a.tgz", "-C", "out"]]))))
+            def tar_clean(fn):
+                def go():
+                    shutil.rmtree(os.path.join(tar_dir, "out"), ignore_errors=True)
+                    os.makedirs(os.path.join(tar_dir, "out"))
+                    fn()
+                return go
+            rows.append(("tar -czf + tar -xzf (1,000 files)",
+                         tar_clean(real(tar_dir, "tar -czf a.tgz src && tar -xzf a.tgz -C out")),
+                         tar_clean(pysh_cli(tar_dir, "tar -czf a.tgz src && tar -xzf a.tgz -C out")),
+                         tar_clean(pysh_inproc(tar_dir, [["tar", "-czf", "a.tgz", "src"],
+                                                         ["tar", "-xzf", "a.tgz", "-C", "out"]]))))
 
         print(f"{'workload':40} {'real':>8} {'pysh -c':>9} {'ratio':>7} {'in-proc':>9} {'ratio':>7}")
         for name, f_real, f_cli, f_in in rows:

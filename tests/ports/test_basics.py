@@ -133,3 +133,18 @@ def test_gzip_roundtrip_bytes(files):
     assert files.shell.fs.read_bytes("/batch/bin.dat") == data
     r = run(files, ["zcat", "bin.dat.gz"])
     assert r.stdout == data
+
+
+@pytest.mark.parametrize("argv", [["rg", "x", "/dev/zero"], ["jq", "-n", "--rawfile", "x",
+                                                              "/dev/zero", "1"],
+                                  ["sqlite3", ":memory:", ".import /dev/zero t"],
+                                  ["gzip", "-c", "/dev/zero"]])
+def test_endless_inputs_are_bounded(tree, argv):
+    from pysh.commands import default_registry
+    from pysh.interpreter import ExecCommand
+    from pysh.shellkit import LimitExceeded, Limits
+
+    with ExecCommand(tree.ws, registry=default_registry(),
+                     limits=Limits(max_string_length=2_000_000)) as ex:
+        with pytest.raises(LimitExceeded):
+            run(ex, argv)
