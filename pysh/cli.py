@@ -168,7 +168,7 @@ def build_instance(o: Options):
     from pysh.shellkit import Limits, Mount, MountError
 
     registry = default_registry()
-    registry.load_entry_points()
+    registry.load_entry_points(lazy=True)
     for module in o.commands:
         load_command_module(registry, module)
     try:

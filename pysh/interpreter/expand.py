@@ -205,7 +205,21 @@ class Expander:
         if len(parts) == 1 and type(parts[0]) is A.Lit:
             return parts[0].text
         segs = await self.expand_parts(parts, False, assign=True)
-        return "".join(s[0] for s in segs if s is not BREAK)
+        return "".join(" " if s is BREAK else s[0] for s in segs)
+
+    async def expand_key(self, word: A.Word) -> str:
+        """An associative array key. The parser keeps subscripts as arithmetic text,
+        so quotes may still sit inside literal parts: remove them here."""
+        segs = await self.expand_parts(word.parts, False, assign=True)
+        out = []
+        for s in segs:
+            if s is BREAK:
+                out.append(" ")
+            elif s[1] == LIT:
+                out.append(_dequote(s[0]))
+            else:
+                out.append(s[0])
+        return "".join(out)
 
     async def expand_pattern(self, word: A.Word | None) -> str:
         """A pattern string: quoted characters escaped, the rest live."""
@@ -618,6 +632,38 @@ class Expander:
                 return [" ".join(pairs)] if letter == "K" else pairs
             return [shell_quote(s) for s in items] if letter == "K" else items
         raise ExpansionError(f"${{{name}@{letter}}}: bad substitution", status=1)
+
+
+def _dequote(text: str) -> str:
+    """Quote removal on raw text ('...', "...", backslashes)."""
+    if not any(c in text for c in "'\"\\"):
+        return text
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "'":
+            j = text.find("'", i + 1)
+            if j < 0:
+                out.append(text[i + 1:])
+                break
+            out.append(text[i + 1:j])
+            i = j + 1
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                if text[i] == "\\" and i + 1 < n and text[i + 1] in '"\\$`':
+                    i += 1
+                out.append(text[i])
+                i += 1
+            i += 1
+        elif c == "\\" and i + 1 < n:
+            out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 def _case_mod(s: str, op: str, pattern: str | None) -> str:

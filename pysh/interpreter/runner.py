@@ -306,6 +306,8 @@ class Interp(Expander):
             i = int(name)
             args = self.positional_list()
             return args[i - 1] if i <= len(args) else None
+        if name == "_":
+            return self.last_arg
         if not (c.isalpha() or c == "_"):
             if name == "?":
                 return str(self.status)
@@ -454,7 +456,7 @@ class Interp(Expander):
         """The key of ``name[index]``: a string for associative arrays, an int otherwise."""
         v = self.vars.lookup(name)
         if v is not None and v.attrs & ASSOC:
-            return await self.expand_word(index.word)
+            return await self.expand_key(index.word)
         text = index.text
         if index.node is not None:
             try:
@@ -761,6 +763,7 @@ class Interp(Expander):
         return status
 
     async def _assignments_only(self, node: A.Simple) -> int:
+        self.last_arg = ""
         for a in node.assigns:
             await self.do_assign(a)
         if "xtrace" in self.opts and node.assigns:
@@ -784,12 +787,9 @@ class Interp(Expander):
                 key = None
                 if el.key is not None:
                     if self.is_assoc(name):
-                        key = await self.expand_word(el.key.word)
+                        key = await self.expand_key(el.key.word)
                     else:
                         key = await self.expand_word(el.key.word)
-                if key is None and self.is_assoc(name) and len(a.array) % 2 == 0 and \
-                        all(e.key is None for e in a.array):
-                    pass
                 vals = await self.expand_words([el.value]) if el.key is None else [await self.expand_word(el.value)]
                 if key is None:
                     for val in vals:
@@ -814,7 +814,7 @@ class Interp(Expander):
         op = "+=" if a.append else "="
         idx = f"[{a.index.text}]" if a.index is not None else ""
         if a.array is not None:
-            return f"{a.name}{idx}{op}(...)"
+            return a.name
         value = await self.expand_word(a.value) if a.value is not None else ""
         return f"{a.name}{idx}{op}{value}"
 
@@ -841,6 +841,13 @@ class Interp(Expander):
         builtin = None if fn is not None else self.session.builtins.get(name)
         if fn is None and builtin is None:
             return await self.run_external(argv, assigns, redirs)
+        if name == "exec" and fn is None and len(argv) == 1:
+            # `exec` with only redirections: they stay, in this shell's own fd table
+            for a in assigns:
+                await self.do_assign(a)
+            if redirs:
+                return 0 if await self.apply_redirs(redirs, permanent=True) is not None else 1
+            return 0
         red = None
         saved_fds = None
         temp_saved = None
@@ -1472,6 +1479,7 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                self.lineno = node.line
                 if node.cond is not None and await self.eval_arith_expr(node.cond) == 0:
                     break
                 status, ctl = await self._loop_body(node.body)
