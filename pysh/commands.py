@@ -15,6 +15,10 @@ GREP_SED: dict[str, str] = {
 
 # -- awk (pysh.builtins.awk) ---------------------------------------------------
 AWK: dict[str, str] = {
+    "awk": "pysh.builtins.awk:main",
+    "gawk": "pysh.builtins.awk:main",
+    "mawk": "pysh.builtins.awk:main",
+    "nawk": "pysh.builtins.awk:main",
 }
 
 # -- file utilities (pysh.builtins) --------------------------------------------
