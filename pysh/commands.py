@@ -15,22 +15,96 @@ GREP_SED: dict[str, str] = {
 
 # -- awk (pysh.builtins.awk) ---------------------------------------------------
 AWK: dict[str, str] = {
+    "awk": "pysh.builtins.awk:main",
+    "gawk": "pysh.builtins.awk:main",
+    "mawk": "pysh.builtins.awk:main",
+    "nawk": "pysh.builtins.awk:main",
 }
 
 # -- file utilities (pysh.builtins) --------------------------------------------
 FILES: dict[str, str] = {
+    "basename": "pysh.builtins.paths:basename_main",
+    "dirname": "pysh.builtins.paths:dirname_main",
+    "pwd": "pysh.builtins.paths:pwd_main",
+    "realpath": "pysh.builtins.paths:realpath_main",
+    "readlink": "pysh.builtins.paths:readlink_main",
+    "mkdir": "pysh.builtins.mkdir:mkdir_main",
+    "rmdir": "pysh.builtins.mkdir:rmdir_main",
+    "find": "pysh.builtins.find:main",
+    "ls": "pysh.builtins.ls:main",
+    "rm": "pysh.builtins.rm:main",
+    "cp": "pysh.builtins.cp:main",
+    "mv": "pysh.builtins.mv:main",
+    "ln": "pysh.builtins.ln:main",
+    "touch": "pysh.builtins.touch:main",
+    "chmod": "pysh.builtins.chmod:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
 TEXT: dict[str, str] = {
+    "cat": "pysh.builtins.cat:main",
+    "comm": "pysh.builtins.comm:main",
+    "cut": "pysh.builtins.cut:main",
+    "fold": "pysh.builtins.fold:main",
+    "head": "pysh.builtins.head:main",
+    "join": "pysh.builtins.join:main",
+    "nl": "pysh.builtins.nl:main",
+    "paste": "pysh.builtins.paste:main",
+    "rev": "pysh.builtins.rev:main",
+    "seq": "pysh.builtins.seq:main",
+    "sort": "pysh.builtins.sort:main",
+    "tac": "pysh.builtins.tac:main",
+    "tail": "pysh.builtins.tail:main",
+    "tee": "pysh.builtins.tee:main",
+    "tr": "pysh.builtins.tr:main",
+    "uniq": "pysh.builtins.uniq:main",
+    "wc": "pysh.builtins.wc:main",
 }
 
 # -- system and process utilities (pysh.builtins) ------------------------------
 SYSTEM: dict[str, str] = {
+    "echo": "pysh.builtins.sysinfo:echo_main",
+    "true": "pysh.builtins.sysinfo:true_main",
+    "false": "pysh.builtins.sysinfo:false_main",
+    "yes": "pysh.builtins.sysinfo:yes_main",
+    "whoami": "pysh.builtins.sysinfo:whoami_main",
+    "logname": "pysh.builtins.sysinfo:logname_main",
+    "id": "pysh.builtins.sysinfo:id_main",
+    "hostname": "pysh.builtins.sysinfo:hostname_main",
+    "uname": "pysh.builtins.sysinfo:uname_main",
+    "arch": "pysh.builtins.sysinfo:arch_main",
+    "nproc": "pysh.builtins.sysinfo:nproc_main",
+    "tty": "pysh.builtins.sysinfo:tty_main",
+    "getconf": "pysh.builtins.sysinfo:getconf_main",
+    "printenv": "pysh.builtins.sysinfo:printenv_main",
+    "which": "pysh.builtins.sysinfo:which_main",
+    "mkfifo": "pysh.builtins.sysinfo:mkfifo_main",
+    "env": "pysh.builtins.envcmd:main",
+    "sleep": "pysh.builtins.timing:sleep_main",
+    "timeout": "pysh.builtins.timing:timeout_main",
+    "xargs": "pysh.builtins.xargs:main",
+    "expr": "pysh.builtins.expr:main",
+    "diff": "pysh.builtins.diff:main",
+    "date": "pysh.builtins.date:main",
+    "bc": "pysh.builtins.bc:main",
+    "ps": "pysh.builtins.procs:ps_main",
+    "pgrep": "pysh.builtins.procs:pgrep_main",
+    "pkill": "pysh.builtins.procs:pkill_main",
 }
 
 # -- ports through Shell.resolve() (pysh.ports) --------------------------------
 PORTS: dict[str, str] = {
+    "jq": "pysh.ports.jq:main",
+    "rg": "pysh.ports.rg:main",
+    "fd": "pysh.ports.fd:main",
+    "fdfind": "pysh.ports.fd:main",
+    "sqlite3": "pysh.ports.sqlite:main",
+    "tar": "pysh.ports.archive:tar_main",
+    "gzip": "pysh.ports.archive:gzip_main",
+    "gunzip": "pysh.ports.archive:gzip_main",
+    "zcat": "pysh.ports.archive:gzip_main",
+    "zip": "pysh.ports.archive:zip_main",
+    "unzip": "pysh.ports.archive:unzip_main",
 }
 
 # -- git (pysh.ports.git) ------------------------------------------------------

@@ -35,7 +35,7 @@ import posixpath
 import re
 import stat as _stat
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pysh.shellkit.errors import FileSystemError
@@ -825,11 +825,12 @@ class Confinement:
             if key in ancestors:
                 return
             ancestors.add(key)
-            dirs, files = [], []
+            dirs, files, order = [], [], []
             with os.scandir(fd) as it:
                 for e in it:
                     t = _entry_type(e)
                     ent = WalkEntry(e.name, t, fd, shown, canon)
+                    order.append(ent)
                     if t == "d":
                         dirs.append(ent)
                     elif t == "l" and follow:
@@ -844,7 +845,7 @@ class Confinement:
                         (dirs if _stat.S_ISDIR(lst.st_mode) else files).append(ent)
                     else:
                         files.append(ent)
-            wd = WalkDir(shown, canon, dirs, files)
+            wd = WalkDir(shown, canon, dirs, files, order)
             yield wd
             for ent in wd.dirs:
                 sub_shown = _join(shown, ent.name)
@@ -945,3 +946,5 @@ class WalkDir:
     canonical: str  # virtual, symlinks resolved
     dirs: list[WalkEntry]
     files: list[WalkEntry]
+    # every entry in the order the directory listed them (readdir order, as GNU fts sees it)
+    entries: list[WalkEntry] = field(default_factory=list)

@@ -1,0 +1,77 @@
+"""whoami, id, hostname, uname, nproc, tty, getconf, true/false/yes, which, mkfifo (coreutils 9.1).
+
+The sandbox is a synthetic machine (user ``user`` uid 1000, host ``sandbox``,
+kernel ``6.1.0-pysh``, 2 processors): ``subst`` maps the host's values to those
+so that the formats and the option handling are what is compared.
+"""
+
+ID = [(r"uid=0\(root\) gid=0\(root\) groups=0\(root\)",
+       "uid=1000(user) gid=1000(user) groups=1000(user)")]
+UNAME_A = [(r"^Linux \S+ \S+ .* x86_64", "Linux sandbox 6.1.0-pysh #1 SMP PREEMPT_DYNAMIC pysh x86_64")]
+HOST = [(r"^\S+\n$", "sandbox\n")]
+NPROC = [(r"^\d+\n$", "2\n")]
+
+CASES = [
+    dict(name="whoami", argv=["whoami"], subst=[("root", "user")]),
+    dict(name="whoami_extra", argv=["whoami", "x"]),
+    dict(name="id", argv=["id"], subst=ID),
+    dict(name="id_u", argv=["id", "-u"], subst=[("^0$", "1000")]),
+    dict(name="id_un", argv=["id", "-un"], subst=[("root", "user")]),
+    dict(name="id_g", argv=["id", "-g"], subst=[("^0$", "1000")]),
+    dict(name="id_gn", argv=["id", "-g", "-n"], subst=[("root", "user")]),
+    dict(name="id_G", argv=["id", "-G"], subst=[("^0$", "1000")]),
+    dict(name="id_Gn", argv=["id", "--groups", "--name"], subst=[("root", "user")]),
+    dict(name="id_r_default", argv=["id", "-r"]),
+    dict(name="id_n_default", argv=["id", "-n"]),
+    dict(name="id_z_default", argv=["id", "-z"]),
+    dict(name="id_two_choices", argv=["id", "-u", "-g"]),
+    dict(name="id_nosuch", argv=["id", "nosuchuser"]),
+    dict(name="id_bad", argv=["id", "-k"]),
+    dict(name="hostname", argv=["hostname"], subst=HOST),
+    dict(name="uname", argv=["uname"]),
+    dict(name="uname_s", argv=["uname", "-s"]),
+    dict(name="uname_m", argv=["uname", "-m"]),
+    dict(name="uname_o", argv=["uname", "-o"]),
+    dict(name="uname_p_i", argv=["uname", "-p", "-i"]),
+    dict(name="uname_sm", argv=["uname", "-sm"]),
+    dict(name="uname_a", argv=["uname", "-a"], subst=UNAME_A),
+    dict(name="uname_all", argv=["uname", "--all"], subst=UNAME_A),
+    dict(name="uname_n", argv=["uname", "-n"], subst=HOST),
+    dict(name="uname_extra", argv=["uname", "a"]),
+    dict(name="uname_bad", argv=["uname", "-x"]),
+    dict(name="nproc", argv=["nproc"], subst=NPROC),
+    dict(name="nproc_all", argv=["nproc", "--all"], subst=NPROC),
+    dict(name="nproc_ignore", argv=["nproc", "--ignore=100"]),
+    dict(name="nproc_extra", argv=["nproc", "a"]),
+    dict(name="tty", argv=["tty"]),
+    dict(name="tty_s", argv=["tty", "-s"]),
+    dict(name="tty_extra", argv=["tty", "x"]),
+    dict(name="getconf_page", argv=["getconf", "PAGE_SIZE"]),
+    dict(name="getconf_pagesize", argv=["getconf", "PAGESIZE"]),
+    dict(name="getconf_argmax", argv=["getconf", "ARG_MAX"]),
+    dict(name="getconf_nproc", argv=["getconf", "_NPROCESSORS_ONLN"], subst=NPROC),
+    dict(name="getconf_bad", argv=["getconf", "FOO"]),
+    dict(name="getconf_none", argv=["getconf"]),
+    dict(name="true", argv=["true", "ignored", "--bogus"]),
+    dict(name="false", argv=["false", "x"]),
+    dict(name="yes_one", argv=["timeout", "0.2", "yes"], oracle=["sh", "-c", "yes | head -3"],
+         skip=True),
+    dict(name="which_missing", argv=["which", "nosuchcmd"]),
+    dict(name="which_a_missing", argv=["which", "-a", "nosuchcmd", "alsonot"]),
+    dict(name="which_none", argv=["which"]),
+    dict(name="which_bad", argv=["which", "-x", "ls"]),
+    dict(name="which_path_file", argv=["which", "./tool"],
+         files={"tool": {"content": "#!/bin/sh\n", "mode": 0o755}}),
+    dict(name="which_relative_path", argv=["which", "tool"], env={"PATH": "bin:/nonexist"},
+         oracle=["/usr/bin/which", "tool"],
+         files={"bin/tool": {"content": "#!/bin/sh\n", "mode": 0o755}}),
+    dict(name="which_not_exec", argv=["which", "tool"], env={"PATH": "bin"},
+         oracle=["/usr/bin/which", "tool"],
+         files={"bin/tool": {"content": "#!/bin/sh\n", "mode": 0o644}}),
+    dict(name="echo_n", argv=["echo", "-n", "a", "b"]),
+    dict(name="echo_e", argv=["echo", "-e", "a\\tb\\x41\\0101\\c", "z"]),
+    dict(name="echo_E", argv=["echo", "-E", "a\\tb"]),
+    dict(name="echo_not_opt", argv=["echo", "-nx", "-n"]),
+    dict(name="echo_dashdash", argv=["echo", "--", "x"]),
+]
+CASES = [c for c in CASES if not c.pop("skip", False)]

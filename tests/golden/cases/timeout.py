@@ -1,0 +1,26 @@
+"""timeout (GNU coreutils 9.1): its exit statuses, run in-process under a scoped budget."""
+
+CASES = [
+    dict(name="expires", argv=["timeout", "0.2", "sleep", "5"]),
+    dict(name="completes", argv=["timeout", "5", "echo", "done"]),
+    dict(name="status", argv=["timeout", "5", "false"]),
+    dict(name="preserve", argv=["timeout", "--preserve-status", "0.1", "sleep", "5"]),
+    dict(name="preserve_int", argv=["timeout", "--preserve-status", "-s", "INT", "0.1", "sleep",
+                                    "5"]),
+    dict(name="hup", argv=["timeout", "--signal=HUP", "0.1", "sleep", "5"]),
+    dict(name="sigterm_name", argv=["timeout", "-s", "SIGTERM", "0.1", "sleep", "5"]),
+    dict(name="verbose", argv=["timeout", "-v", "0.1", "sleep", "5"]),
+    dict(name="kill_after", argv=["timeout", "-k", "1", "0.1", "sleep", "5"]),
+    dict(name="zero_disables", argv=["timeout", "0", "echo", "x"]),
+    dict(name="suffix", argv=["timeout", "1s", "true"]),
+    dict(name="not_found", argv=["timeout", "1", "nosuchcmd"]),
+    dict(name="is_dir", argv=["timeout", "1", "./d"], files={"d/": None}),
+    dict(name="bad_duration", argv=["timeout", "x", "true"]),
+    dict(name="bad_kill_after", argv=["timeout", "-k", "x", "1", "true"]),
+    dict(name="bad_signal", argv=["timeout", "-s", "FOO", "1", "true"]),
+    dict(name="no_operand", argv=["timeout"]),
+    dict(name="no_command", argv=["timeout", "1"]),
+    dict(name="bad_option", argv=["timeout", "-x", "1", "true"]),
+    dict(name="options_stop", argv=["timeout", "1", "echo", "-s", "x"]),
+    dict(name="foreground", argv=["timeout", "--foreground", "1", "echo", "fg"]),
+]
