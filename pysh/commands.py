@@ -59,6 +59,14 @@ TEXT: dict[str, str] = {
     "tr": "pysh.builtins.tr:main",
     "uniq": "pysh.builtins.uniq:main",
     "wc": "pysh.builtins.wc:main",
+    "base64": "pysh.builtins.base64_cmd:main",
+    "md5sum": "pysh.builtins.sums:main",
+    "sha1sum": "pysh.builtins.sums:main",
+    "sha224sum": "pysh.builtins.sums:main",
+    "sha256sum": "pysh.builtins.sums:main",
+    "sha384sum": "pysh.builtins.sums:main",
+    "sha512sum": "pysh.builtins.sums:main",
+    "b2sum": "pysh.builtins.sums:main",
 }
 
 # -- system and process utilities (pysh.builtins) ------------------------------
