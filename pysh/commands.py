@@ -11,6 +11,10 @@ from pysh.shellkit.commands import CommandRegistry
 
 # -- grep and sed (pysh.builtins) ----------------------------------------------
 GREP_SED: dict[str, str] = {
+    "egrep": "pysh.builtins.grep:main",
+    "fgrep": "pysh.builtins.grep:main",
+    "grep": "pysh.builtins.grep:main",
+    "sed": "pysh.builtins.sed:main",
 }
 
 # -- awk (pysh.builtins.awk) ---------------------------------------------------
