@@ -135,6 +135,9 @@ async def main(shell, argv: list[str]) -> int:
                       pct, mp])
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     widths[0] = max(widths[0], 14)
+    first_num = 2 if show_type else 1
+    for i in range(first_num, first_num + 3):
+        widths[i] = max(widths[i], 5)
     lines = []
     for r in table:
         cells = []
