@@ -230,7 +230,7 @@ class _Parser:
                 base = val
                 val = 0
                 foundbase = True
-                if i >= n or _digit_value(num[i], base) >= base:
+                if i >= n or num[i] == "#":
                     self.error("invalid integer constant", end)
             else:
                 d = _digit_value(c, base)

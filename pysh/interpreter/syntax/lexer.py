@@ -74,6 +74,8 @@ _RESERVED_OK = frozenset({
     "WHILE", START,
 })
 _CASE_SEPS = frozenset({DSEMI, SEMI_AMP, DSEMI_AMP})
+_NEST_DELTA = {"IF": 1, "WHILE": 1, "UNTIL": 1, "FOR": 1, "SELECT": 1, "CASE": 1,
+               "LBRACE": 1, "FI": -1, "DONE": -1, "ESAC": -1, "RBRACE": -1}
 # bash time_command_acceptable
 _TIME_OK = frozenset({AND_IF, OR_IF, AMP, "WHILE", "DO", "UNTIL", "IF", "THEN", "ELIF",
                       "ELSE", "LBRACE", LPAREN, RPAREN, "BANG", "TIME", "TIMEOPT",
@@ -102,7 +104,7 @@ _ASSIGNLIKE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 
 _META = frozenset(" \t\n|&;()<>")
 # a word with nothing to decide: followed by a blank, ';', '&', '|', ')' or the end
-_SIMPLE_WORD_RE = re.compile(r"[^ \t\n|&;()<>$`'\"\\=~{}\[\]]+(?=[ \t\n;&|)]|\Z)")
+_SIMPLE_WORD_RE = re.compile(r"[^ \t\n|&;()<>$`'\"\\=~{}\[\]]+(?=[ \t\n;&|)])")
 _CONTEXT_WORDS = frozenset(set(RESERVED) | {"-p", "--", "declare", "typeset", "local",
                                             "export", "readonly", "alias", "eval", "let"})
 _SLOW_AFTER = frozenset({"FUNCTION", "CASE", "FOR", "SELECT", "TIME", "TIMEOPT",
@@ -111,7 +113,7 @@ _SPECIAL_PARAMS = frozenset("@*#?-$!")
 _EXTGLOB_OPS = frozenset("@*+?!")
 _TRANSFORM_OPS = frozenset("QEPAKauULk")
 
-MAX_DEPTH = 200  # nesting limit for $( ), ( ), { }, ${ }, quotes ...
+MAX_DEPTH = 100  # nesting limit: compound commands plus $( ), ${ }, quotes ...
 MAX_SOURCE = 16 * 1024 * 1024  # characters
 
 
@@ -421,7 +423,7 @@ class _State:
 
     __slots__ = ("last", "before", "open_braces", "esacs", "casepat", "expect_in",
                  "allow_lbrace", "assign_ok", "decl", "heredoc_op", "cmd_start",
-                 "redirlist")
+                 "redirlist", "nest", "pat_paren")
 
     def __init__(self):
         self.last = START
@@ -436,6 +438,8 @@ class _State:
         self.heredoc_op = None
         self.cmd_start = True
         self.redirlist = False
+        self.nest = 0  # open compound commands (if, {, (, case, loops)
+        self.pat_paren = False
 
 
 class Lexer:
@@ -531,11 +535,18 @@ class Lexer:
 
     def enter(self, i: int):
         self.depth += 1
-        if self.depth > MAX_DEPTH:
+        if self.depth + self.st.nest > MAX_DEPTH:
             raise self.error(f"syntax error: nesting too deep (limit {MAX_DEPTH})", i)
 
     def leave(self):
         self.depth -= 1
+
+    def _nest(self, delta):
+        st = self.st
+        st.nest += delta
+        if st.nest + self.depth > MAX_DEPTH:
+            raise ParseError(f"syntax error: nesting too deep (limit {MAX_DEPTH})",
+                             self.line_at(self.i), None, False)
 
     # -- tokens ----------------------------------------------------------------
     def next_token(self):
@@ -546,6 +557,14 @@ class Lexer:
         skip = _SKIP_RE.match
         while True:
             i = skip(text, i).end()
+            if i >= len(text) and "#" in text[self.i:i]:
+                # a comment that runs to the end of the buffer: it goes on to
+                # the end of the line, which may not be read yet
+                j = text.rfind("#", self.i, i)
+                while text.find("\n", j) < 0 and self.more():
+                    text = self.text
+                k = text.find("\n", j)
+                i = len(text) if k < 0 else k
             if i >= len(text):
                 if not self.more():
                     self.i = i
@@ -642,8 +661,15 @@ class Lexer:
         st.heredoc_op = None
         st.cmd_start = True
         st.redirlist = False
-        if typ == RPAREN:
+        if typ == LPAREN:
+            if st.casepat:
+                st.pat_paren = True
+            self._nest(1)
+        elif typ == RPAREN:
+            if not st.casepat or st.pat_paren:
+                st.nest -= 1
             st.casepat = False
+            st.pat_paren = False
         elif typ in _CASE_SEPS:
             if st.esacs:
                 st.casepat = True
@@ -739,6 +765,12 @@ class Lexer:
         if lit is not None and raw == lit:
             typ = self._special_or_reserved(lit)
             if typ is not None:
+                d = _NEST_DELTA.get(typ)
+                if d is not None:
+                    if d > 0:
+                        self._nest(1)
+                    else:
+                        st.nest -= 1
                 st.before, st.last = st.last, typ
                 st.cmd_start = True
                 st.assign_ok = False
@@ -749,7 +781,8 @@ class Lexer:
         heredoc_op = st.heredoc_op
         st.heredoc_op = None
         if heredoc_op is not None and st.last == REDIR_OP:
-            delim, quoted = _remove_quotes_raw(raw)
+            delim, _ = _remove_quotes_raw(raw)
+            quoted = any(type(p) in (A.SQ, A.DQ, A.Esc, A.AnsiC) for p in parts)
             node = A.HereDoc(delim, quoted, heredoc_op == "<<-")
             self.pending.append(_Heredoc(node, line))
             word = A.Word(parts, raw)
@@ -1028,7 +1061,8 @@ class Lexer:
                 continue
             if c == "\\":
                 if i + 1 >= len(text) and not self.more():
-                    parts.append(A.Lit("\\"))
+                    # a backslash at the very end of the input stays a backslash
+                    parts.append(A.Esc("\\"))
                     i += 1
                     break
                 text = self.text

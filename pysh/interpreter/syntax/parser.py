@@ -8,6 +8,7 @@ symbol on the same lexer.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator
 
 from . import _tables as T
@@ -31,7 +32,7 @@ _GOTO = T.GOTO
 _FINAL = T.FINAL
 _START = T.START
 _END = T.END
-MAX_STACK = 20000  # LALR stack entries (the stack is a list, not recursion)
+MAX_STACK = 200000  # LALR stack entries (the stack is a list, not recursion)
 
 
 def _line(x) -> int:
@@ -529,7 +530,9 @@ class CommandReader:
     """Yield bash's complete commands one at a time, pulling lines lazily.
 
     ``readline()`` returns the next line including its newline, or None / ""
-    at end of input.  Each item is a ``Program`` holding one complete input
+    at end of input (a str may be passed instead: it is read line by line).
+    Lines should be split at "\\n" only (``io.StringIO(s).readline``, not
+    ``str.splitlines``, which also splits at \\r, \\f, \\x1c ...).  Each item is a ``Program`` holding one complete input
     line's commands (bash parses a whole line -- ``a; b`` -- before running
     any of it), with ``.line`` set.  No line is read beyond the one that
     completes the command, except here-doc bodies that belong to it.  A
@@ -538,8 +541,10 @@ class CommandReader:
     delimited by end-of-file) as ``(line, message)`` pairs.
     """
 
-    def __init__(self, readline: Callable[[], str | None], *, name: str = "pysh",
+    def __init__(self, readline: Callable[[], str | None] | str, *, name: str = "pysh",
                  extglob: bool | Callable[[], bool] = False, line: int = 1):
+        if isinstance(readline, str):
+            readline = io.StringIO(readline).readline  # splits at "\n" only
         self.lexer = _new_lexer("", readline, line=line, extglob=extglob, name=name)
         self.done = False
 
@@ -565,6 +570,7 @@ class CommandReader:
             raise StopIteration
         lx = self.lexer
         lx.discard_consumed()
+        lx.st.nest = 0
         try:
             while True:
                 tok = lx.next_token()
@@ -597,6 +603,7 @@ def _parse_all(lx: Lexer, line: int) -> A.Program:
     first_line = None
     try:
         while True:
+            lx.st.nest = 0
             tok = lx.next_token()
             if tok[0] == NEWLINE:
                 continue

@@ -102,7 +102,9 @@ class _Printer:
         if self.at_line_start and self.out and not self.out[-1].strip(" "):
             self.out.pop()
         s = "".join(self.out)
-        if s and not s.endswith("\n"):
+        if s and not s.endswith("\n") and (len(s) - len(s.rstrip("\\"))) % 2 == 0:
+            # (a lone backslash at the very end stays last: a newline after it
+            # would turn it into a line continuation)
             s += "\n"
         return s
 
@@ -352,7 +354,11 @@ class _Printer:
             self.w("{" + r.fd_var + "}")
         self.w(r.op + " ")
         if r.heredoc is not None:
-            self.w(r.target.text or r.heredoc.delimiter)
+            # the delimiter word as written: its text is the delimiter
+            text = r.target.text or r.heredoc.delimiter
+            if (len(text) - len(text.rstrip("\\"))) % 2:
+                text += "\\"  # a lone trailing backslash (end of input)
+            self.w(text)
             self.pending.append(r.heredoc)
         else:
             self.word(r.target)
