@@ -773,7 +773,7 @@ class Compiler:
                 return f"_R.srand({self.val(args[0])})", NUM
             return "_R.srand()", NUM
         if name == "tolower":
-            return f"{self.str_(args[0])}.lower()", STR
+            return f"_lower({self.str_(args[0])})", STR
         if name == "toupper":
             return f"_upper({self.str_(args[0])})", STR
         if name == "system":
@@ -902,8 +902,6 @@ class Compiler:
             body = "_R.get0() + V_ORS"
         else:
             args = node.args
-            if len(args) == 1 and isinstance(args[0], N.Group) and False:
-                pass
             parts = []
             for i, a in enumerate(args):
                 if i:
