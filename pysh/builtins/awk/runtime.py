@@ -413,10 +413,12 @@ class Runtime:
             self.split()
 
     def rebuild(self) -> str:
-        ofs = self.rb_ofs
-        tostr = self.tostr
         f = self.flds or []
-        s = ofs.join([x if x.__class__ is str else tostr(x) for x in f])
+        try:
+            s = self.rb_ofs.join(f)
+        except TypeError:  # a field holds a number
+            tostr = self.tostr
+            s = self.rb_ofs.join([x if isinstance(x, str) else tostr(x) for x in f])
         self.rec = s
         return s
 
