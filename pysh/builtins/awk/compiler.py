@@ -973,7 +973,7 @@ class Compiler:
             if plan is not None and len(args) - 1 >= len(plan[1]):
                 pyfmt, kinds = plan
                 temps, conv, checks = [], [], []
-                for kind, a in zip(kinds, args[1:]):
+                for kind, a in zip(kinds, args[1:], strict=False):
                     t = self.newtmp("_p")
                     if kind == "s":
                         temps.append(f"({t} := {self.str_(a)})")

@@ -126,7 +126,7 @@ def sprintf(fmt: str, args: list, ctx: FormatCtx | None, check_len, max_len: int
         plan = _plans[fmt] = _plan(fmt)
     if plan is not None and ctx is not None and len(args) >= len(plan[1]):
         vals = []
-        for kind, a in zip(plan[1], args):
+        for kind, a in zip(plan[1], args, strict=False):
             if kind == "s":
                 vals.append(ctx.tostr(a))
                 continue
