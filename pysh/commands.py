@@ -42,6 +42,13 @@ FILES: dict[str, str] = {
     "ln": "pysh.builtins.ln:main",
     "touch": "pysh.builtins.touch:main",
     "chmod": "pysh.builtins.chmod:main",
+    "tree": "pysh.builtins.tree:main",
+    "du": "pysh.builtins.du:main",
+    "df": "pysh.builtins.df:main",
+    "stat": "pysh.builtins.stat:main",
+    "file": "pysh.builtins.filetype:main",
+    "mktemp": "pysh.builtins.mktemp:main",
+    "truncate": "pysh.builtins.truncate:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------

@@ -646,11 +646,6 @@ def p_newer(p: Parser, t: str) -> Node:
     ctx = p.ctx
     try:
         st = xstat(ctx.fs, ref) if ctx.follow != "P" else xlstat(ctx.fs, ref)
-        if _stat.S_ISLNK(st.st_mode):
-            try:
-                st = xstat(ctx.fs, ref)
-            except FileSystemError:
-                pass
     except FileSystemError as e:
         raise FindError(f"{_lq(ref)}: {strerror(e)}") from None
     field = {"-newer": "st_mtime_ns", "-anewer": "st_atime_ns", "-cnewer": "st_ctime_ns"}[t]

@@ -148,6 +148,8 @@ class Opts:
 def parse_opts(shell, args: list[str]):
     opts, operands = parse(args, SHORT, LONG, status=2)
     o = Opts()
+    if shell.stdout.isatty():  # GNU's defaults on a terminal
+        o.fmt, o.quoting, o.hide_control = "C", "shell-escape", True
     cols = shell.env.get("COLUMNS", "")
     if cols.isdigit() and int(cols) > 0:
         o.width = int(cols)

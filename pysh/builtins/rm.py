@@ -142,7 +142,12 @@ async def remove_operand(st: State, name: str) -> None:
         await st.err(f"refusing to remove '.' or '..' directory: skipping {q(name)}")
         return
     try:
-        lst = lstat(fs, name.rstrip("/") or "/")
+        if name.endswith("/") and name.rstrip("/"):
+            from pysh.builtins._fileutil import stat as _follow
+
+            lst = _follow(fs, name)
+        else:
+            lst = lstat(fs, name.rstrip("/") or "/")
     except FileSystemError as e:
         if st.force and e.errno == errno.ENOENT:
             return

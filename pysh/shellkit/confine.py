@@ -95,7 +95,18 @@ def _make_openat2():
     return openat2
 
 
-_openat2 = _make_openat2()
+_openat2_fn = None  # made on first use: importing ctypes costs start-up time
+_openat2_ready = False
+
+
+def _openat2(dir_fd: int, rel: str) -> int:
+    global _openat2_fn, _openat2_ready
+    if not _openat2_ready:
+        _openat2_fn = _make_openat2()
+        _openat2_ready = True
+    if _openat2_fn is None:
+        return -1
+    return _openat2_fn(dir_fd, rel)
 
 
 def _err(code: int, vpath: str, vpath2: str | None = None) -> FileSystemError:
@@ -219,7 +230,7 @@ class Confinement:
         if "\0" in path:
             raise _err(errno.ENOENT, path.replace("\0", ""))
         comps = [c for c in path.split("/") if c]
-        if _openat2 is not None and comps and not path.endswith("/"):
+        if (_openat2_fn is not None or not _openat2_ready) and comps and not path.endswith("/"):
             res = self._resolve_fast(path, comps, follow)
             if res is not None:
                 return res
