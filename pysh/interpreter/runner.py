@@ -1145,7 +1145,12 @@ class Interp(Expander):
         finally:
             self.close_fds()
 
-    async def run_reader(self, reader, *, top_level: bool = True) -> int:
+    async def run_reader(self, reader, *, top_level: bool = True, error_prefix=None) -> int:
+        """Run commands as the reader yields them. ``error_prefix(line)`` is what a
+        syntax error starts with: ``NAME: line N`` for a script file (the default),
+        ``NAME: -c: line N`` for -c, plain ``NAME`` for a script on stdin."""
+        if error_prefix is None:
+            error_prefix = lambda line: f"{self.argv0}: line {line}"  # noqa: E731
         status = 0
         try:
             while True:
@@ -1155,7 +1160,7 @@ class Interp(Expander):
                     break
                 except ParseError as e:
                     self.lineno = e.line
-                    await self.err(_format_parse_error(e, getattr(self, "parse_error_name", self.argv0)) + "\n")
+                    await self.err(e.format(error_prefix(e.line)) + "\n")
                     status = 2
                     self.status = 2
                     if self.interactive:
@@ -1219,7 +1224,8 @@ class Interp(Expander):
             except StopIteration:
                 break
             except ParseError as e:
-                await self.err(_format_parse_error(e, self.argv0) + "\n")
+                await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
+                                        if name is None else f"{name}: line {e.line}") + "\n")
                 return 2
             status = await self.run_list(prog.body)
         return status
@@ -1636,7 +1642,7 @@ class Interp(Expander):
         if part.body is None:
             err = part.error
             if isinstance(err, ParseError):
-                await self.err(_format_parse_error(err, self.argv0) + "\n")
+                await self.err(err.format(f"{self.argv0}: command substitution: line {err.line}") + "\n")
             raise ExpansionError("command substitution: syntax error", status=2, fatal=False)
         body = part.body.body
         # $(< file)
@@ -1676,6 +1682,9 @@ class Interp(Expander):
         self.status = status
         data = cap.getvalue()
         self.budget.check_string(len(data))
+        if b"\0" in data:
+            await self.diag("warning: command substitution: ignored null byte in input")
+            data = data.replace(b"\0", b"")
         return decode(data).rstrip("\n")
 
     async def process_substitution(self, part: A.ProcSub) -> str:
@@ -1805,10 +1814,6 @@ def _xtrace_quote(s: str) -> str:
     if all(c.isalnum() or c in "_@%+=:,./-" for c in s) and s.isascii():
         return s
     return shell_quote(s)
-
-
-def _format_parse_error(e: ParseError, name: str) -> str:
-    return e.format(name)
 
 
 def _command_text(node) -> str:
