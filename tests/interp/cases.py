@@ -88,8 +88,8 @@ false | true; echo "${PIPESTATUS[@]}" """),
     case("background-wait", r"""{ sleep 0.2; echo late; } & pid=$!; echo early; wait $pid; echo "waited $?"
 ( exit 5 ) & wait $!; echo "status $?" """),
     # -- the byte model ---------------------------------------------------------------------
-    case("bytes-roundtrip", "x=$(cat bin); printf '%q\\n' \"$x\"; printf '%s' \"$x\" > out; cmp -s out bin2 && echo same\n",
-         files={"bin": b"\xff\xfe\x00-\xc3\x28\n", "bin2": b"\xff\xfe-\xc3\x28"}),
+    case("bytes-roundtrip", "x=$(cat bin); printf '%q\\n' \"$x\"; printf '%s' \"$x\" > out; y=$(cat out); [ \"$x\" = \"$y\" ] && echo same; cat bin > copy; [ \"$(cat copy)\" = \"$x\" ] && echo same2\n",
+         files={"bin": b"\xff\xfe\x00-\xc3\x28\n"}),
     case("bytes-var", "v=$(printf '\\xe9t\\xe9'); echo ${#v}; printf '%s\\n' \"$v\" > o; cat o\n"),
     # -- bad input ------------------------------------------------------------------------------
     case("syntax-error-after-output", "echo a\nif then\necho b\n"),
