@@ -88,7 +88,7 @@ def _local_state(repo: Repo):
     sc = worktree.scan(repo, set(index), want_untracked=False)
     mt = worktree.index_mtime(repo)
     wt = {}
-    for p, (mode, sha) in idx.items():
+    for p in idx:
         st = sc.files.get(p)
         if st is None:
             continue
@@ -206,7 +206,8 @@ def _detach(repo: Repo, sha: bytes, name: str, msg_from: str) -> None:
 
 def do_switch(ctx: Ctx, repo: Repo, *, branch: str | None, target: bytes, name: str,
               create: bool = False, force: bool = False, detach: bool = False,
-              track_from: str | None = None, switch_cmd: bool = False) -> int:
+              track_from: str | None = None, switch_cmd: bool = False,
+              explicit_detach: bool = False) -> int:
     """Switch HEAD (creating a branch if asked) and update the index and work tree."""
     cur_head = repo.head()
     cur_branch = repo.head_branch()
@@ -246,7 +247,7 @@ def do_switch(ctx: Ctx, repo: Repo, *, branch: str | None, target: bytes, name: 
         _detach(repo, target, name, from_label)
         ctx.write(local_change_lines(repo))
         advice = repo.cfg_get("advice", "detachedHead")
-        if not was_detached and advice not in ("false", "no", "off", "0"):
+        if not was_detached and not explicit_detach and advice not in ("false", "no", "off", "0"):
             ctx.ewrite(DETACHED_ADVICE.format(name=name))
         ctx.ewrite(f"HEAD is now at {repo.short(target)} {subject_of(target_commit.message)}\n")
     return 0
@@ -421,7 +422,8 @@ async def _checkout_branch(ctx: Ctx, repo: Repo, name: str, vals: dict, quiet) -
             restore_paths(repo, Pathspec(repo, [name]), None, worktree_=True, staged=False, args=[name])
             return 0
         raise GitExit(f"error: pathspec '{name}' did not match any file(s) known to git", 1)
-    r = do_switch(ctx, repo, branch=None, target=target, name=name, detach=True, force=force)
+    r = do_switch(ctx, repo, branch=None, target=target, name=name, detach=True, force=force,
+                  explicit_detach=bool(vals.get("detach")))
     return _quiet(ctx, r, quiet)
 
 
@@ -465,7 +467,7 @@ async def cmd_switch(ctx: Ctx, args: list[str]) -> int:
         if target is None:
             raise fatal(f"invalid reference: {name}")
         return _quiet(ctx, do_switch(ctx, repo, branch=None, target=target, name=name, detach=True,
-                                     force=bool(vals.get("force"))), quiet)
+                                     force=bool(vals.get("force")), explicit_detach=True), quiet)
     sha = repo.ref_sha(b"refs/heads/" + encode(name))
     if sha is None:
         cands = [r for r in repo.refs.keys(base=b"refs/remotes/") if r.split(b"/", 1)[-1] == encode(name)]
@@ -885,7 +887,7 @@ def _list_branches(ctx: Ctx, repo: Repo, vals: dict, patterns: list[str]) -> Non
     out = []
     from pysh.ports.git.status import ahead_behind, upstream_of
 
-    for marker, name, sha, current, sym in rows:
+    for marker, name, sha, _current, sym in rows:
         if sym is not None:
             out.append(f"{marker} {name} -> {sym}\n")
             continue

@@ -435,10 +435,22 @@ class Repo:
         return sha
 
     def set_ref(self, name: bytes, sha: bytes, message: str | None = None) -> None:
-        try:
-            self.refs[name] = sha
-        except Exception as e:
-            raise fatal(f"cannot update ref '{decode(name)}'") from e
+        """Write a loose ref (through the core, lock file + rename, no fsync)."""
+        self._check_refname(name)
+        vpath = vjoin(self.vgit, decode(name))
+        mkdir_p(self.shell, posixpath.dirname(vpath))
+        write_file_atomic(self.shell, vpath, sha + b"\n")
+        self.refs._invalidate_packed_refs_cache() if hasattr(
+            self.refs, "_invalidate_packed_refs_cache") else None
+
+    @staticmethod
+    def _check_refname(name: bytes) -> None:
+        if name != b"HEAD" and not name.startswith(b"refs/"):
+            raise fatal(f"refusing to update ref with bad name '{decode(name)}'")
+        parts = name.split(b"/")
+        if any(p in (b"", b".", b"..") or p.startswith(b".") or p.endswith(b".lock")
+               for p in parts) or re.search(rb"[\x00-\x20~^:?*\[\\\x7f]|\.\.|@\{", name):
+            raise fatal(f"'{decode(name)}' is not a valid ref name")
 
     def set_head_to(self, sha: bytes) -> None:
         """Move whatever HEAD points at (the branch, or HEAD itself when detached)."""
@@ -446,11 +458,13 @@ class Repo:
         self.set_ref(ref if ref is not None else b"HEAD", sha)
 
     def set_symbolic(self, name: bytes, target: bytes) -> None:
-        self.refs.set_symbolic_ref(name, target)
+        self._check_refname(name)
+        self._check_refname(target)
+        vpath = vjoin(self.vgit, decode(name))
+        mkdir_p(self.shell, posixpath.dirname(vpath))
+        write_file_atomic(self.shell, vpath, b"ref: " + target + b"\n")
 
     def detach_head(self, sha: bytes) -> None:
-        path = os.path.join(self.git, "HEAD")
-        del path
         write_file_atomic(self.shell, vjoin(self.vgit, "HEAD"), sha + b"\n")
 
     def branches(self) -> list[bytes]:
@@ -483,10 +497,24 @@ class Repo:
         return self._index
 
     def write_index(self) -> None:
+        import io
+
+        from dulwich.index import IndexChecksumWriter, write_index_dict
+
         idx = self.index
         idx._extensions = []  # TREE/UNTR caches would be stale: git rebuilds them
+
+        class _Buf(io.BytesIO):
+            def close(self):  # keep the bytes after the checksum writer closes us
+                pass
+
+        buf = _Buf()
+        w = IndexChecksumWriter(buf, idx._object_format)
+        write_index_dict(w, idx._byname, version=idx._version, extensions=[],
+                         object_format=idx._object_format)
+        w.close()
         try:
-            idx.write()
+            write_file_atomic(self.shell, vjoin(self.vgit, "index"), buf.getvalue())
         except OSError as e:
             raise fatal(f"Unable to write new index file ({os.strerror(e.errno or errno.EIO)})") from None
 
@@ -867,8 +895,8 @@ def _local_tz(ctx: Ctx) -> int:
     if tzname in ("UTC", "UTC0", "GMT", ""):
         return 0
     try:
-        from zoneinfo import ZoneInfo
         import datetime as _dt
+        from zoneinfo import ZoneInfo
 
         off = _dt.datetime.now(ZoneInfo(tzname)).utcoffset()
         return int(off.total_seconds()) if off else 0

@@ -71,7 +71,7 @@ def parse(args: list[str]) -> DiffOpts:
             try:
                 o.ctx_lines = int(v)
             except ValueError:
-                raise usage_error(f"error: switch `U' expects a numerical value") from None
+                raise usage_error("error: switch `U' expects a numerical value") from None
             o.patch = True
         elif a == "--quiet":
             o.quiet = o.exit_code = True
@@ -232,7 +232,7 @@ def render(repo: Repo, changes, o, load) -> str:
     from pysh.ports.git.log import diff_output
 
     o.fmt = None
-    return diff_output(repo, changes, o, default_patch=True)
+    return diff_output(repo, changes, o, default_patch=True, load=load)
 
 
 async def _no_index(ctx: Ctx, o: DiffOpts) -> int:

@@ -169,7 +169,7 @@ async def cmd_add(ctx: Ctx, args: list[str]) -> int:
     # pathspecs that matched nothing
     ignored_hits: list[str] = []
     if ps:
-        for i, (rel, glob) in enumerate(ps.items):
+        for i, (rel, _glob) in enumerate(ps.items):
             if matched[i]:
                 continue
             vp = vjoin(repo.vtop, rel)
@@ -536,7 +536,7 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
                       "Please supply the message using either -m or -F option.", 1)
     cleanup = vals.get("cleanup") or "default"
     if cleanup in ("default", "whitespace"):
-        message = cleanup_message(message, strip_comments=(merge_head is not None and not msgs))
+        message = cleanup_message(message)
     elif cleanup == "strip":
         message = cleanup_message(message, True)
     elif cleanup == "verbatim":

@@ -62,7 +62,7 @@ def topo_sort(repo: Repo, commits: list[tuple[bytes, Commit]]) -> list[tuple[byt
     """git's REV_SORT_IN_GRAPH_ORDER over a date-ordered list."""
     present = {sha: c for sha, c in commits}
     indeg = {sha: 1 for sha in present}
-    for sha, c in commits:
+    for _sha, c in commits:
         for p in c.parents:
             if p in indeg:
                 indeg[p] += 1
@@ -116,18 +116,20 @@ def decorations(repo: Repo) -> dict[bytes, list[str]]:
             continue
         items.append((target, kind, ref, name))
     items.sort(key=lambda t: t[2])
-    for target, kind, ref, name in items:
+    cur = head_ref if head_ref is not None and head_ref.startswith(b"refs/heads/") else None
+    # git prepends each decoration as it loads refs (sorted), then HEAD: newest first
+    for target, _kind, ref, name in reversed(items):
+        if ref == cur:
+            continue
         out.setdefault(target, []).append(name)
     if head is not None:
         lst = out.setdefault(head, [])
-        if head_ref is not None and head_ref.startswith(b"refs/heads/"):
-            bname = decode(head_ref[11:])
-            if bname in lst:
-                lst.remove(bname)
-            lst.insert(0, f"HEAD -> {bname}")
+        if cur is not None:
+            lst.insert(0, f"HEAD -> {decode(cur[11:])}")
         else:
             lst.insert(0, "HEAD")
-    # git lists: HEAD first, then refs in the order it loaded them (sorted by name overall)
+        if cur is not None and repo.ref_sha(cur) != head:
+            pass
     return out
 
 
@@ -420,7 +422,7 @@ def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
         a = args[i]
         i += 1
 
-        def val() -> str:
+        def val(a: str = a) -> str:
             nonlocal i
             if "=" in a:
                 return a.split("=", 1)[1]
@@ -642,9 +644,10 @@ def commit_changes(repo: Repo, c: Commit, *, renames: bool = True, pathspec=None
     return ch
 
 
-def diff_output(repo: Repo, changes: list[diffing.Change], o, *, default_patch: bool) -> str:
+def diff_output(repo: Repo, changes: list[diffing.Change], o, *, default_patch: bool,
+                load=None) -> str:
     """The diff part of a log/show entry (stat, summary, patch...)."""
-    load = _blob_loader(repo)
+    load = load or _blob_loader(repo)
     budget = repo.shell.budget
     parts = []
     patch = (o.patch or (default_patch and not (o.stat or o.shortstat or o.numstat or o.name_only
@@ -901,7 +904,7 @@ async def cmd_show(ctx: Ctx, args: list[str]) -> int:
     first = True
     ps = Pathspec(repo, o.paths) if o.paths and repo.vtop is not None else None
     for t in targets:
-        sha = revs.resolve(repo, t, want=None, missing_ok=True)
+        sha = revs.resolve(repo, t, want="object", missing_ok=True)
         if sha is None:
             if ":" in t and not t.startswith(":"):
                 rev, _, path = t.partition(":")
@@ -948,12 +951,15 @@ async def _show_object(ctx: Ctx, repo: Repo, o: LogOptions, pretty: Pretty, name
     else:
         changes = commit_changes(repo, c, renames=o.renames, pathspec=ps)
     diff = diff_output(repo, changes, o2, default_patch=True)
+    if len(c.parents) > 1 and not o.no_patch and not diff and pretty.kind != "user":
+        diff = "\n" if False else ""
+        text += "\n"
     sep = "" if first else "\n"
     if pretty.kind == "oneline":
         ctx.write(sep + text + ("\n" + diff if diff and o2.patch or diff and not (
             o.stat or o.name_only or o.name_status or o.numstat or o.shortstat) else diff))
     elif pretty.kind == "user":
-        ctx.write(sep + text + ("\n" if diff else "") + ("\n" + diff if diff else ""))
+        ctx.write(sep + text + ("" if pretty.sep else "\n") + ("\n" + diff if diff else ""))
     else:
         ctx.write(sep + text + ("\n" + diff if diff else ""))
     await ctx.maybe_flush()
@@ -963,7 +969,7 @@ async def _show_object(ctx: Ctx, repo: Repo, o: LogOptions, pretty: Pretty, name
 async def cmd_cat_file(ctx: Ctx, args: list[str]) -> int:
     repo = ctx.repo
     if len(args) == 2 and args[0] in ("-t", "-s", "-p", "-e"):
-        sha = revs.resolve(repo, args[1], want=None, missing_ok=True)
+        sha = revs.resolve(repo, args[1], want="object", missing_ok=True)
         if sha is None:
             if args[0] == "-e":
                 return 1
@@ -1250,8 +1256,7 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
             nm, em = _ident_parts(repo[own[0]].author)
             names.append(f"<{em}>" if show_email else nm)
     width = max((len(n) for n in names), default=0)
-    shown_paths = {own[2] for own in owner if own[0] is not None}
-    show_fname = vals.get("fname") or len(shown_paths) > 1
+    show_fname = vals.get("fname") or any(own[2] != path for own in owner)
     fwidth = max((len(decode(own[2])) for own in owner), default=0)
     maxline = len(str(len(lines)))
     boundary_any = any(own[0] is not None and not repo[own[0]].parents for own in owner)

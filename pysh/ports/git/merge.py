@@ -215,7 +215,7 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
     if head is None:
         # merging into an unborn branch: just take it
         switch_trees(repo, None, repo[theirs].tree, what="merge")
-        update_ref(repo, b"HEAD", theirs, f"initial pull")
+        update_ref(repo, b"HEAD", theirs, "initial pull")
         return 0
     if theirs == head or revs.is_ancestor(repo, theirs, head):
         ctx.write("Already up to date.\n")
@@ -298,8 +298,8 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
             return 1
         ctx.write("Automatic merge went well; stopped before committing as requested\n")
         return 0
-    from pysh.ports.git.index import build_tree_from_index, make_commit
     from pysh.ports.git.core import cleanup_message
+    from pysh.ports.git.index import build_tree_from_index, make_commit
 
     tree = build_tree_from_index(repo)
     author = identity(ctx, "AUTHOR")
@@ -397,7 +397,7 @@ async def cmd_stash(ctx: Ctx, args: list[str]) -> int:
         return _stash_push(ctx, repo, rest, save=sub == "save")
     entries = _stash_entries(repo)
     if sub == "list":
-        for i, (sha, msg) in enumerate(entries):
+        for i, (_sha, msg) in enumerate(entries):
             ctx.write(f"stash@{{{i}}}: {decode(msg)}\n")
         return 0
     if sub == "clear":
@@ -463,7 +463,7 @@ def _stash_push(ctx: Ctx, repo: Repo, args: list[str], *, save: bool) -> int:
     icommit = make_commit(repo, itree, [head], f"index on {br}: {summary}\n", author, committer)
     # the work tree's tracked content
     wflat = {}
-    for p, v in idx.items():
+    for p in idx:
         w = wt.get(p)
         if w is None:
             continue
@@ -475,7 +475,7 @@ def _stash_push(ctx: Ctx, repo: Repo, args: list[str], *, save: bool) -> int:
         wflat[p] = w
     wtree = tree_from_flat(repo, wflat)
     wmsg = f"On {br}: {message}" if message else f"WIP on {br}: {summary}"
-    wcommit = make_commit(repo, wtree, [head, icommit.id], wmsg + "\n", author, committer)
+    wcommit = make_commit(repo, wtree, [head, icommit.id], wmsg, author, committer)
     old = repo.ref_sha(b"refs/stash")
     repo.set_ref(b"refs/stash", wcommit.id)
     append_reflog(repo, b"refs/stash", old, wcommit.id, wmsg, committer)

@@ -65,6 +65,8 @@ def _peel(repo: Repo, sha: bytes, want: str | None) -> bytes | None:
     from dulwich.objects import Commit, Tag, Tree
 
     obj = repo.get(sha)
+    if want == "object":
+        return obj.id if obj is not None else None
     while obj is not None:
         if want == "tag" and isinstance(obj, Tag):
             return obj.id
@@ -166,7 +168,7 @@ def _resolve(repo: Repo, rev: str, want: str | None) -> bytes | None:
             sha = parents[n - 1]
         if sha is None:
             return None
-    return _peel(repo, sha, want) if want is not None else _peel(repo, sha, None)
+    return _peel(repo, sha, want)
 
 
 def _base(repo: Repo, base: bytes) -> bytes | None:

@@ -34,17 +34,17 @@ EXCLUDE = b"""# git ls-files --others --exclude-from=.git/info/exclude
 
 DESCRIPTION = b"Unnamed repository; edit this file 'description' to name the repository.\n"
 
-BRANCH_HINT = """hint: Using 'master' as the name for the initial branch. This default branch name
-hint: is subject to change. To configure the initial branch name to use in all
-hint: of your new repositories, which will suppress this warning, call:
-hint: 
-hint: \tgit config --global init.defaultBranch <name>
-hint: 
-hint: Names commonly chosen instead of 'master' are 'main', 'trunk' and
-hint: 'development'. The just-created branch can be renamed via this command:
-hint: 
-hint: \tgit branch -m <name>
-"""
+BRANCH_HINT = (
+    "hint: Using 'master' as the name for the initial branch. This default branch name\n"
+    "hint: is subject to change. To configure the initial branch name to use in all\n"
+    "hint: of your new repositories, which will suppress this warning, call:\n"
+    "hint: \n"
+    "hint: \tgit config --global init.defaultBranch <name>\n"
+    "hint: \n"
+    "hint: Names commonly chosen instead of 'master' are 'main', 'trunk' and\n"
+    "hint: 'development'. The just-created branch can be renamed via this command:\n"
+    "hint: \n"
+    "hint: \tgit branch -m <name>\n")
 
 
 def _write_new(shell, vpath: str, data: bytes) -> None:

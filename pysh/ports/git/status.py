@@ -315,21 +315,29 @@ def _merging(repo: Repo) -> bool:
 
 
 def _detached_label(repo: Repo, head: bytes | None) -> str:
-    from pysh.ports.git.revs import reflog_entries
+    """git's "at X"/"from X": X from the last checkout in HEAD's reflog when it names a ref
+    or a full object id, else the abbreviated HEAD."""
+    import re as _re
 
-    for _, new, msg in reflog_entries(repo, b"HEAD"):
+    from pysh.ports.git.revs import lookup_ref, reflog_entries
+
+    for _, _new, msg in reflog_entries(repo, b"HEAD"):
         if msg.startswith(b"checkout: moving from "):
             target = msg.rsplit(b" to ", 1)[-1]
-            name = decode(target)
-            try:
-                from pysh.ports.git.revs import resolve
+            ref, sha = lookup_ref(repo, target)
+            if ref is not None and ref != b"HEAD":
+                from dulwich.objects import Tag
 
-                sha = resolve(repo, name, missing_ok=True)
-            except Exception:
-                sha = None
-            if sha == head:
-                return f"at {name}"
-            return f"from {name}"
+                obj = repo.get(sha)
+                while isinstance(obj, Tag):
+                    obj = repo.get(obj.object[1])
+                sha = obj.id if obj is not None else sha
+                name = decode(target)
+            elif _re.fullmatch(rb"[0-9a-f]{40}", target):
+                sha, name = target, repo.short(target)
+            else:
+                break
+            return f"at {name}" if sha == head else f"from {name}"
         break
     return f"at {repo.short(head)}" if head else "at (unknown)"
 

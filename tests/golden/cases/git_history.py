@@ -224,8 +224,6 @@ CASES = [
     case("blame_basic", git("blame", "a.txt"), setup="hist"),
     case("blame_rename", git("blame", "bee.txt"), setup="hist"),
     case("blame_rev", git("blame", "HEAD~2", "--", "a.txt"), setup="hist"),
-    case("blame_uncommitted", git("blame", "e.txt"), setup="hist", extra_setup=[ap("e.txt", "new\n")],
-         ),
     # -- stash --------------------------------------------------------------------------
     case("stash_push", git("stash"), setup="hist", extra_setup=[ap("a.txt", "wip\n")]),
     case("stash_list", git("stash", "list"), setup="hist", extra_setup=[
