@@ -76,15 +76,22 @@ async def main(shell: Shell, argv: list[str]) -> int:
                 return 129
             val = args.pop(0)
             if a == "-C":
-                from pysh.ports._common import vis_dir
-
-                target = shell.abspath(val) if not val.startswith("/") else val
+                import os
                 import posixpath
+                import stat
 
-                target = posixpath.normpath(target)
-                if not vis_dir(shell, target):
+                from pysh.ports._common import vstat
+
+                target = posixpath.normpath(shell.abspath(val))
+                try:
+                    st = vstat(shell, target)
+                    code = 0 if stat.S_ISDIR(st.st_mode) else 20
+                except OSError as e:
+                    code = e.errno or 2
+                if code:
                     await shell.stderr.write(
-                        f"fatal: cannot change to '{val}': No such file or directory\n".encode())
+                        f"fatal: cannot change to '{val}': {os.strerror(code)}\n".encode(
+                            "utf-8", "surrogateescape"))
                     return 128
                 cwd = target
             else:

@@ -167,7 +167,12 @@ def _looks_like_gitdir(shell: Shell, vdir: str) -> bool:
     st = vlstat(shell, vjoin(vdir, "HEAD"))
     if st is None:
         return False
-    return _common.vis_dir(shell, vjoin(vdir, "objects")) and _common.vis_dir(shell, vjoin(vdir, "refs"))
+    for sub in ("objects", "refs"):
+        st = vlstat(shell, vjoin(vdir, sub))
+        # a symlinked internal passes here and is judged (refused if it leaves) by _check_gitdir
+        if st is None or not (_stat.S_ISDIR(st.st_mode) or _stat.S_ISLNK(st.st_mode)):
+            return False
+    return True
 
 
 def find_gitdir_at(shell: Shell, d: str) -> str | None:
@@ -741,20 +746,32 @@ def write_file_atomic(shell: Shell, vpath: str, data: bytes) -> None:
         os.rename(lock, d.name, src_dir_fd=d.fd, dst_dir_fd=d.fd)
 
 
-def mkdir_p(shell: Shell, vpath: str) -> None:
-    try:
-        st = vlstat(shell, vpath)
-        if st is not None and _stat.S_ISDIR(st.st_mode):
+def mkdir_p(shell: Shell, vpath: str, _top: str | None = None) -> None:
+    """``mkdir -p`` through the core; errors name the directory asked for, with its errno."""
+    top = _top or vpath
+    st = vlstat(shell, vpath)
+    if st is not None:
+        if _stat.S_ISDIR(st.st_mode):
             return
+        raise fatal(f"cannot mkdir {top}: File exists")
+    err = None
+    for attempt in (0, 1):
+        try:
+            host = host_of(shell, vpath, follow=False, write=True)
+            with HeldDir(host, vpath) as d:
+                d.mkdir(0o777 & ~shell.umask)
+            return
+        except FileSystemError as e:
+            if e.errno == errno.EEXIST:
+                return
+            err = e
+            if e.errno != errno.ENOENT or attempt:
+                break
         parent = posixpath.dirname(vpath)
-        if parent and parent != vpath:
-            mkdir_p(shell, parent)
-        host = host_of(shell, vpath, follow=False, write=True)
-        with HeldDir(host, vpath) as d:
-            d.mkdir(0o777 & ~shell.umask)
-    except FileSystemError as e:
-        if e.errno != errno.EEXIST:
-            raise fatal(f"cannot mkdir {vpath}: {os.strerror(e.errno)}") from None
+        if not parent or parent == vpath or parent == "/" or is_mount_root(shell, vpath):
+            break
+        mkdir_p(shell, parent, top)
+    raise fatal(f"cannot mkdir {top}: {os.strerror(err.errno if err else errno.EIO)}")
 
 
 def git_blob_sha(data: bytes) -> bytes:

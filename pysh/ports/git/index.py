@@ -590,7 +590,8 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
     if not message.strip() and not vals.get("allowemptymsg"):
         ctx.ewrite("Aborting commit due to empty commit message.\n")
         return 1
-    # identities
+    # identities (git asks for the author first)
+    identity(ctx, "AUTHOR")
     committer = identity(ctx, "COMMITTER")
     if vals.get("author"):
         name, email = _parse_author(vals["author"])
