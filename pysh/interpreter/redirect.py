@@ -215,6 +215,9 @@ async def _open(interp, op: str, path: str, fds: dict):
         if s is None:
             raise FileSystemError(errno.EBADF, path)
         return s.dup()
+    limits = getattr(interp, "ulimits", None)
+    if limits is not None and limits["n"][0] is not None and len(fds) >= limits["n"][0]:
+        raise FileSystemError(errno.EMFILE, path)  # ulimit -n
     fs = interp.fs
     perm = 0o666 & ~interp.umask
     if op == "<":

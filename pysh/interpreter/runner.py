@@ -169,7 +169,8 @@ class Interp(Expander):
         self._path_cache: tuple[str, list[str]] | None = None
         self.hashed: dict[str, str] = {}
         self.decl_assigns: dict = {}  # argv index -> (Assign, prepared) of the last expansion
-        self.procsub_fds: list[int] = []  # fds of <(...) / >(...) to close after the command
+        self.procsub_fds: list = []  # (fd table, fd, stream) of <(...) / >(...) to close after
+        self.last_parse_failed = False
         self._init_vars(env if env is not None else session.root.env)
 
     # ------------------------------------------------------------------ setup
@@ -221,6 +222,8 @@ class Interp(Expander):
         new.env_cache = None
         new.hashed = dict(self.hashed)
         new.procsub_fds = []
+        # bash: break/continue do nothing across a subshell boundary
+        new.loop_depth = 0
         return new
 
     def close_fds(self) -> None:
@@ -891,7 +894,7 @@ class Interp(Expander):
         builtin = None if fn is not None else self.session.builtins.get(name)
         if fn is None and builtin is None:
             return await self.run_external(argv, assigns, redirs)
-        if name == "exec" and fn is None and len(argv) == 1:
+        if name == "exec" and fn is None and (len(argv) == 1 or argv[1:] == ["--"]):
             # `exec` with only redirections: they stay, in this shell's own fd table
             for a in assigns:
                 await self.do_assign(a)
@@ -1234,12 +1237,14 @@ class Interp(Expander):
         reader = CommandReader(lambda: next(lines, None), name=name or self.argv0,
                                extglob=lambda: True, line=self.lineno or 1)
         status = 0
+        self.last_parse_failed = False
         while True:
             try:
                 prog = next(reader)
             except StopIteration:
                 break
             except ParseError as e:
+                self.last_parse_failed = True
                 await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
                                         if name is None else f"{name}: line {e.line}") + "\n")
                 return 2
