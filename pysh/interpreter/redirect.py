@@ -33,6 +33,13 @@ class DuplexFile(InputStream, OutputStream):
             return b""
 
     async def write(self, data: bytes) -> None:
+        # one fd, one offset: what was read ahead into the buffer is given back first
+        if self._buf:
+            try:
+                self.file.seek(-len(self._buf), 1)
+            except OSError:
+                pass
+            self._buf.clear()
         self.file.write(data)
         self.file.flush()
 
@@ -232,7 +239,7 @@ async def _open(interp, op: str, path: str, fds: dict):
         return DuplexFile(f)
     if op in (">>", "&>>"):
         return FileOutput(fs.open(path, "ab", perm=perm))
-    if op == ">" and "noclobber" in interp.opts:
+    if op in (">", "&>") and "noclobber" in interp.opts:
         try:
             return FileOutput(fs.open(path, "xb", perm=perm))
         except FileSystemError as e:

@@ -350,8 +350,7 @@ class Interp(Expander):
                     vv = self.vars.lookup(base)
                     if vv is None or not isinstance(vv.value, dict):
                         return None
-                    key = sub if vv.attrs & ASSOC else self._int_index(sub, vv)
-                    return vv.value.get(key)
+                    return vv.value.get(self.expand_subscript_sync(base, sub))
                 return self.get_param_value(target)
         if v is None:
             return self.dynamic_var(name)
@@ -361,6 +360,77 @@ class Interp(Expander):
         if val is None and name in _DYNAMIC:
             return self.dynamic_var(name)
         return val
+
+    # -- subscripts that arrive as text at run time (namerefs, ${!ref}, unset 'a[$k]') --
+    def subscript_word(self, text: str) -> A.Word:
+        """``text`` (what is between [ and ]) parsed as a word, cached."""
+        hit = _SUBSCRIPT_WORDS.get(text)
+        if hit is not None:
+            return hit
+        from pysh.interpreter.syntax import ParseError, parse
+
+        word = A.Word([A.Lit(text)], text)
+        if any(c in text for c in "$`'\"\\"):
+            try:
+                prog = parse(": " + text)
+                cmd = prog.body[0] if len(prog.body) == 1 else None
+                if type(cmd) is A.Simple and len(cmd.words) >= 2 and not cmd.redirs:
+                    parts = []
+                    for i, w in enumerate(cmd.words[1:]):
+                        if i:
+                            parts.append(A.Lit(" "))
+                        parts.extend(w.parts)
+                    word = A.Word(parts, text)
+            except ParseError:
+                pass
+        if len(_SUBSCRIPT_WORDS) > 4096:
+            _SUBSCRIPT_WORDS.clear()
+        _SUBSCRIPT_WORDS[text] = word
+        return word
+
+    async def expand_subscript(self, base: str, text: str):
+        """The key ``base[text]`` names: expanded; an int for indexed arrays."""
+        word = self.subscript_word(text)
+        v = self.vars.lookup(base)
+        if v is not None and v.attrs & ASSOC:
+            return await self.expand_key(word)
+        return self._int_index(await self.expand_word(word), v)
+
+    def expand_subscript_sync(self, base: str, text: str):
+        """The same where no await is possible: quotes, $name and ${name} only."""
+        v = self.vars.lookup(base)
+        out = []
+        i, n = 0, len(text)
+        while i < n:
+            c = text[i]
+            if c == "'":
+                j = text.find("'", i + 1)
+                j = n if j < 0 else j
+                out.append(text[i + 1:j])
+                i = j + 1
+            elif c == '"':
+                i += 1
+            elif c == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 2
+            elif c == "$" and i + 1 < n and (text[i + 1] == "{" or text[i + 1].isalpha() or text[i + 1] == "_"):
+                if text[i + 1] == "{":
+                    j = text.find("}", i + 2)
+                    j = n if j < 0 else j
+                    name, i = text[i + 2:j], j + 1
+                else:
+                    j = i + 1
+                    while j < n and (text[j].isalnum() or text[j] == "_"):
+                        j += 1
+                    name, i = text[i + 1:j], j
+                out.append(self.get_param_value(name) or "")
+            else:
+                out.append(c)
+                i += 1
+        key = "".join(out)
+        if v is not None and v.attrs & ASSOC:
+            return key
+        return self._int_index(key, v)
 
     def dynamic_var(self, name: str) -> str | None:
         if name == "RANDOM":
@@ -422,15 +492,16 @@ class Interp(Expander):
         return names
 
     def dash_flags(self) -> str:
-        from pysh.interpreter.state import SET_OPTIONS
+        """``$-``: the set flags in bash's own order, then i, and c (-c) or s (stdin)."""
+        from pysh.interpreter.state import SHORT_TO_LONG
 
-        flags = "".join(sorted(SET_OPTIONS[o] for o in self.opts if SET_OPTIONS.get(o)))
-        if "hashall" in self.opts:
-            pass
-        return flags + ("i" if self.interactive else "") + ("s" if self.session_reads_stdin() else "")
-
-    def session_reads_stdin(self) -> bool:
-        return getattr(self, "reading_stdin", False)
+        on = self.opts
+        flags = "".join(c for c in "abefhikmnprtuvxBCEHPT"
+                        if c in SHORT_TO_LONG and SHORT_TO_LONG[c] in on)
+        if self.interactive:
+            flags = flags.replace("h", "hi", 1) if "h" in flags else flags + "i"
+        mode = getattr(self, "invocation", "")
+        return flags + ("c" if mode == "c" else "s" if mode == "stdin" else "")
 
     # -- arrays --------------------------------------------------------------
     def is_assoc(self, name: str) -> bool:
@@ -548,7 +619,8 @@ class Interp(Expander):
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
-                    self.assign_key(base, sub, value, append=append)
+                    self.assign_key(base, self.expand_subscript_sync(base, sub), value,
+                                    append=append)
                     return
                 name = target
         if not _valid_name(name):
@@ -1156,9 +1228,7 @@ class Interp(Expander):
         """Run a whole script in this shell, command by command (as bash does)."""
         from pysh.interpreter.syntax import CommandReader
 
-        lines = iter(source.splitlines(keepends=True))
-        reader = CommandReader(lambda: next(lines, None), name=name or self.argv0,
-                               extglob=lambda: True)
+        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True)
         try:
             return await self.run_reader(reader)
         finally:
@@ -1233,9 +1303,8 @@ class Interp(Expander):
         """Parse and run ``source`` in this shell (eval, traps, source)."""
         from pysh.interpreter.syntax import CommandReader
 
-        lines = iter(source.splitlines(keepends=True))
-        reader = CommandReader(lambda: next(lines, None), name=name or self.argv0,
-                               extglob=lambda: True, line=self.lineno or 1)
+        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
+                               line=self.lineno or 1)
         status = 0
         self.last_parse_failed = False
         while True:
@@ -1835,6 +1904,9 @@ class Interp(Expander):
 
 
 COMMAND_MARKER_PREFIX = b"#!/usr/bin/env pysh-command"
+
+
+_SUBSCRIPT_WORDS: dict = {}
 
 
 class BadSubscript(Exception):
