@@ -727,6 +727,28 @@ class Runtime:
         self.flds = None
         return 1.0
 
+    def getline_main_sync(self, to_var: bool) -> float | None:
+        """Plain getline from what is already buffered; None when input must be read."""
+        rd = self.cur
+        if rd is None:
+            return None
+        rec = rd.next_record()
+        if rec is None:
+            return None
+        g = self.g
+        nr = g["V_NR"]
+        g["V_NR"] = (nr if nr.__class__ is float else to_num(nr)) + 1.0
+        fnr = g["V_FNR"]
+        g["V_FNR"] = (fnr if fnr.__class__ is float else to_num(fnr)) + 1.0
+        if to_var:
+            self.glval = StrNum(rec)
+        else:
+            self.rec = rec
+            self.flds = None
+            if rd.weird:
+                self.splitter = self._sp_weird
+        return 1.0
+
     async def getline_main_var(self) -> float:
         rec = await self.next_main_record()
         if rec is None:
