@@ -1,24 +1,323 @@
-"""The `pysh` command line."""
+"""The `pysh` command line: batch mode (-c, FILE, stdin); the REPL and MCP faces hang off it."""
 
+from __future__ import annotations
+
+import os
 import sys
 
 from pysh import __version__
 
 USAGE = """\
 usage: pysh [options] [-c SCRIPT [NAME [ARGS...]] | FILE [ARGS...]]
+       pysh -n [FILE | -c SCRIPT]
+       pysh mcp [sandbox options] [--http [HOST:]PORT]
 
 A bash interpreter that runs every command in-process, inside a sandbox.
+
+sandbox options:
+  --sandbox DIR            host directory of the workspace (default: a fresh
+                           empty directory, removed at exit)
+  --workspace PATH         where the workspace is mounted (default /batch)
+  --mount HOST[:VIRTUAL][:ro]
+                           mount another host directory (repeatable)
+  --read-only              mount the workspace read-only
+  --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
+  --timeout SECONDS        wall-clock limit for the run (exit 124)
+  --commands MODULE        load extra in-process commands from a Python module
+  --json                   print one JSON object with stdout, stderr, status
+  --name NAME              the shell's own name: $0 for -c and stdin scripts, and
+                           the prefix of its diagnostics (default pysh)
+shell options:
+  -c SCRIPT                run SCRIPT ($0 = NAME, then ARGS)
+  -e -u -x -v -f -C, -o OPTION, +o OPTION   as in bash
+  -n                       parse only, report syntax errors
+  -i                       interactive (the REPL)
+  --version, --help
 """
+
+
+class UsageError(Exception):
+    pass
+
+
+class Options:
+    def __init__(self) -> None:
+        self.sandbox: str | None = None
+        self.workspace = "/batch"
+        self.mounts: list[tuple[str, str, bool]] = []
+        self.read_only = False
+        self.env: dict[str, str] = {}
+        self.timeout: float | None = None
+        self.commands: list[str] = []
+        self.json = False
+        self.set_on: set[str] = set()
+        self.set_off: set[str] = set()
+        self.command: str | None = None
+        self.file: str | None = None
+        self.args: list[str] = []
+        self.noexec = False
+        self.interactive = False
+        self.name = "pysh"
+
+
+def parse_cli(argv: list[str], host_env=None) -> Options:
+    from pysh.interpreter.state import SET_OPTIONS, SHORT_TO_LONG
+
+    host_env = os.environ if host_env is None else host_env
+    o = Options()
+    i = 0
+    want_c = False
+
+    def value(flag: str) -> str:
+        nonlocal i
+        if "=" in argv[i] and argv[i].startswith("--"):
+            return argv[i].split("=", 1)[1]
+        i += 1
+        if i >= len(argv):
+            raise UsageError(f"{flag}: option requires an argument")
+        return argv[i]
+
+    while i < len(argv):
+        a = argv[i]
+        name = a.split("=", 1)[0]
+        if a == "--":
+            i += 1
+            break
+        if name == "--sandbox":
+            o.sandbox = value(name)
+        elif name == "--workspace":
+            o.workspace = value(name)
+        elif name == "--mount":
+            spec = value(name)
+            parts = spec.split(":")
+            ro = False
+            if len(parts) > 1 and parts[-1] in ("ro", "rw"):
+                ro = parts[-1] == "ro"
+                parts = parts[:-1]
+            host = parts[0]
+            virtual = parts[1] if len(parts) > 1 else os.path.abspath(host)
+            if not host:
+                raise UsageError(f"--mount: bad value: {spec}")
+            o.mounts.append((host, virtual, ro))
+        elif name == "--read-only":
+            o.read_only = True
+        elif name == "--env":
+            spec = value(name)
+            k, eq, v = spec.partition("=")
+            if not k or not k.replace("_", "a").isalnum() or k[0].isdigit():
+                raise UsageError(f"--env: not a valid variable name: {k}")
+            if eq:
+                o.env[k] = v
+            elif k in host_env:
+                o.env[k] = host_env[k]
+        elif name == "--timeout":
+            v = value(name)
+            try:
+                o.timeout = float(v)
+            except ValueError:
+                raise UsageError(f"--timeout: invalid number: {v}") from None
+            if o.timeout <= 0:
+                raise UsageError("--timeout: must be positive")
+        elif name == "--commands":
+            o.commands.append(value(name))
+        elif name == "--name":
+            o.name = value(name)
+        elif a == "--json":
+            o.json = True
+        elif a in ("--norc", "--noprofile", "--posix", "--login"):
+            pass
+        elif a.startswith("--"):
+            raise UsageError(f"{a}: invalid option")
+        elif a[0] in "-+" and len(a) > 1:
+            enable = a[0] == "-"
+            for c in a[1:]:
+                if c == "c" and enable:
+                    want_c = True
+                elif c == "n":
+                    o.noexec = True
+                elif c == "i":
+                    o.interactive = True
+                elif c == "s" or c == "l":
+                    pass
+                elif c == "o":
+                    opt = value("-o")
+                    if opt not in SET_OPTIONS:
+                        raise UsageError(f"{opt}: invalid option name")
+                    (o.set_on if enable else o.set_off).add(opt)
+                elif c in SHORT_TO_LONG:
+                    (o.set_on if enable else o.set_off).add(SHORT_TO_LONG[c])
+                else:
+                    raise UsageError(f"-{c}: invalid option")
+        else:
+            break
+        i += 1
+    rest = argv[i:]
+    if want_c:
+        if not rest:
+            raise UsageError("-c: option requires an argument")
+        o.command, o.args = rest[0], rest[1:]
+    elif rest:
+        o.file, o.args = rest[0], rest[1:]
+    ws = o.workspace
+    if not ws.startswith("/") or ws == "/" or os.path.normpath(ws) != ws:
+        raise UsageError(f"--workspace: must be an absolute, normalised path other than /: {ws}")
+    if o.sandbox is not None and not os.path.isdir(o.sandbox):
+        raise UsageError(f"--sandbox: not a directory: {o.sandbox}")
+    return o
+
+
+def build_instance(o: Options):
+    """The ExecCommand for these options (not yet opened)."""
+    from pysh.commands import default_registry
+    from pysh.interpreter import ExecCommand
+    from pysh.shellkit import Limits, Mount, MountError
+
+    registry = default_registry()
+    registry.load_entry_points(lazy=True)
+    for module in o.commands:
+        load_command_module(registry, module)
+    try:
+        mounts = [Mount(v, h, ro) for h, v, ro in o.mounts]
+    except MountError as e:
+        raise UsageError(str(e)) from None
+    limits = Limits(timeout=o.timeout)
+    return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
+                       limits=limits, registry=registry)
+
+
+def load_command_module(registry, module: str) -> None:
+    """``--commands MODULE``: a module with COMMANDS = {name: async func or 'mod:func'}, or
+    a ``register(registry)`` function."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(module)
+    except ImportError:
+        raise UsageError(f"--commands: cannot import {module}") from None
+    if hasattr(mod, "register"):
+        mod.register(registry)
+    elif hasattr(mod, "COMMANDS"):
+        registry.register_many(mod.COMMANDS)
+    else:
+        raise UsageError(f"--commands: {module} has neither COMMANDS nor register()")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args and args[0] == "-n":  # parse only, like bash -n
-        from pysh.interpreter.syntax.check import main_n
-
-        return main_n(args[1:])
     if args and args[0] in ("--version", "-V"):
         print(f"pysh {__version__}")
         return 0
-    sys.stdout.write(USAGE)
-    return 0 if args and args[0] in ("-h", "--help") else 2
+    if args and args[0] in ("-h", "--help"):
+        sys.stdout.write(USAGE)
+        return 0
+    if args and args[0] == "mcp":
+        from pysh.mcp import main as mcp_main
+
+        return mcp_main(args[1:])
+    try:
+        o = parse_cli(args)
+    except UsageError as e:
+        sys.stderr.write(f"pysh: {e}\n{USAGE}")
+        return 2
+    if o.noexec:
+        from pysh.interpreter.syntax.check import main_n
+
+        return main_n(["-c", o.command] if o.command is not None else ([o.file] if o.file else []))
+    if o.interactive or (o.command is None and o.file is None and sys.stdin.isatty()):
+        from pysh.repl import run_repl
+
+        return run_repl(o)
+    try:
+        ex = build_instance(o)
+    except UsageError as e:
+        sys.stderr.write(f"pysh: {e}\n")
+        return 2
+    if o.json:
+        return _run_json(o, ex)
+    return _run_batch(o, ex)
+
+
+def _read_script_file(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        sys.stderr.write(f"pysh: {path}: {os.strerror(e.errno or 2)}\n")
+        return None
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _run_batch(o: Options, ex) -> int:
+    import anyio
+
+    from pysh.interpreter.toplevel import make_interp, make_session, run_main
+    from pysh.shellkit import FdInput, FdOutput, MountError
+
+    source = None
+    if o.file is not None:
+        source = _read_script_file(o.file)
+        if source is None:
+            return 127
+    try:
+        ex.open()
+    except MountError as e:
+        sys.stderr.write(f"pysh: {e}\n")
+        return 2
+    try:
+        session = make_session(ex)
+        stdin = FdInput(0)
+        fds = {0: stdin, 1: FdOutput(1), 2: FdOutput(2)}
+        argv0 = o.file if o.file is not None else (o.args[0] if o.command is not None and o.args else o.name)
+        args = o.args[1:] if o.command is not None else o.args
+        interp = make_interp(session, fds=fds, argv0=argv0, args=args)
+        interp.opts |= o.set_on
+        interp.opts -= o.set_off
+
+        async def body(it):
+            from pysh.interpreter.syntax import CommandReader
+
+            if o.command is not None:
+                return await _run_text(it, o.command, parse_name=f"{argv0}: -c")
+            if source is not None:
+                return await _run_text(it, source, parse_name=argv0)
+            it.reading_stdin = True
+            reader = CommandReader(lambda: stdin.readline_blocking().decode("utf-8", "surrogateescape"),
+                                   name=argv0, extglob=lambda: True)
+            return await it.run_reader(reader)
+
+        try:
+            return anyio.run(run_main, interp, body)
+        except KeyboardInterrupt:
+            return 130
+    finally:
+        ex.close()
+
+
+async def _run_text(interp, text: str, parse_name: str) -> int:
+    from pysh.interpreter.syntax import CommandReader
+
+    lines = iter(text.splitlines(keepends=True))
+    reader = CommandReader(lambda: next(lines, None), name=interp.argv0, extglob=lambda: True)
+    reader.error_name = parse_name
+    interp.parse_error_name = parse_name
+    return await interp.run_reader(reader)
+
+
+def _run_json(o: Options, ex) -> int:
+    import json
+
+    from pysh.api import Sandbox
+
+    source = o.command
+    if source is None and o.file is not None:
+        source = _read_script_file(o.file)
+        if source is None:
+            return 127
+    if source is None:
+        source = sys.stdin.read()
+    with Sandbox._from_instance(ex) as sb:
+        r = sb.run(source, args=o.args[1:] if o.command is not None else o.args)
+    sys.stdout.write(json.dumps({"stdout": r.stdout, "stderr": r.stderr, "exit_code": r.exit_code,
+                                 "timed_out": r.timed_out, "truncated": r.truncated,
+                                 "duration": r.duration}) + "\n")
+    return 0

@@ -194,6 +194,27 @@ class FdInput(InputStream):
     def fileno(self) -> int | None:
         return self.fd
 
+    def readline_blocking(self) -> bytes:
+        """One line, read synchronously into the shared buffer.
+
+        For a script read from stdin: the parser pulls lines one at a time, and
+        whatever it does not take stays buffered for the script's own ``read``.
+        """
+        while b"\n" not in self._buf and not self._eof:
+            try:
+                data = os.read(self.fd, CHUNK)
+            except OSError:
+                data = b""
+            if not data:
+                self._eof = True
+                break
+            self._buf += data
+        i = self._buf.find(b"\n")
+        end = len(self._buf) if i < 0 else i + 1
+        line = bytes(self._buf[:end])
+        del self._buf[:end]
+        return line
+
     def _release(self) -> None:
         if self.owned:
             try:
@@ -310,7 +331,10 @@ class FileOutput(OutputStream):
         self.file = f
 
     async def write(self, data: bytes) -> None:
+        # Flushed at once: a later reader of the same file (``exec 3>f; echo a >&3;
+        # cat f``) must see the bytes, as with a real fd.
         self.file.write(data)
+        self.file.flush()
 
     async def flush(self) -> None:
         self.file.flush()

@@ -21,7 +21,16 @@ def swiftbash_dirs() -> set[str]:
 
 
 # ------------------------------------------------------------------ isolation
-def test_two_instances_have_their_own_tmp(tree):
+@pytest.fixture
+def private_temp_root(tmp_path, monkeypatch):
+    """A system temp root of our own, so that other processes' files do not count."""
+    root = tmp_path / "temp-root"
+    root.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(root))
+    return str(root)
+
+
+def test_two_instances_have_their_own_tmp(tree, private_temp_root):
     before = set(os.listdir(tempfile.gettempdir()))
     with ExecCommand(tree.ws) as a, ExecCommand(tree.ws) as b:
         a.shell.fs.write_bytes("/tmp/x", b"from a")

@@ -1,0 +1,1028 @@
+"""Language builtins that need interpreter state: control flow, cd/pwd, echo/printf,
+eval/source/exec, command lookup, jobs, traps, test.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+import anyio
+
+from pysh.interpreter.errors import ExitShell, LoopControl, ReturnFromFunction
+from pysh.interpreter.printf import echo_unescape, printf
+from pysh.interpreter.syntax import ast as A
+from pysh.shellkit import FileSystemError, decode, encode
+from pysh.shellkit.confine import COMMAND_DIRS
+
+BUILTINS: dict = {}
+
+
+def builtin(*names):
+    def deco(fn):
+        for n in names:
+            BUILTINS[n] = fn
+        return fn
+    return deco
+
+
+async def usage_error(interp, name: str, message: str, status: int = 2) -> int:
+    await interp.diag(f"{name}: {message}")
+    return status
+
+
+def _int_arg(s: str) -> int | None:
+    s = s.strip()
+    if s.lstrip("-+").isdigit():
+        return int(s)
+    return None
+
+
+# -- trivial ----------------------------------------------------------------------
+@builtin(":", "true")
+async def b_true(interp, argv):
+    return 0
+
+
+@builtin("false")
+async def b_false(interp, argv):
+    return 1
+
+
+# -- control flow -------------------------------------------------------------------
+@builtin("exit")
+async def b_exit(interp, argv):
+    if len(argv) > 1:
+        n = _int_arg(argv[1])
+        if n is None:
+            await interp.diag(f"exit: {argv[1]}: numeric argument required")
+            raise ExitShell(2)
+        if len(argv) > 2:
+            await interp.diag("exit: too many arguments")
+            return 1
+        raise ExitShell(n & 0xFF)
+    raise ExitShell(interp.status)
+
+
+@builtin("return")
+async def b_return(interp, argv):
+    if not interp.vars.frames and not interp.source_depth:
+        await interp.diag("return: can only `return' from a function or sourced script")
+        return 1
+    if len(argv) > 1:
+        n = _int_arg(argv[1])
+        if n is None:
+            await interp.diag(f"return: {argv[1]}: numeric argument required")
+            raise ReturnFromFunction(2)
+        raise ReturnFromFunction(n & 0xFF)
+    raise ReturnFromFunction(interp.status)
+
+
+@builtin("break", "continue")
+async def b_break(interp, argv):
+    name = argv[0]
+    n = 1
+    if len(argv) > 1:
+        v = _int_arg(argv[1])
+        if v is None:
+            await interp.diag(f"{name}: {argv[1]}: numeric argument required")
+            raise ExitShell(128)
+        if v < 1:
+            await interp.diag(f"{name}: {argv[1]}: loop count out of range")
+            return 1
+        n = v
+    if interp.loop_depth == 0:
+        await interp.diag(f"{name}: only meaningful in a `for', `while', or `until' loop")
+        return 0
+    raise LoopControl(name, min(n, interp.loop_depth))
+
+
+# -- output -----------------------------------------------------------------------------
+@builtin("echo")
+async def b_echo(interp, argv):
+    args = argv[1:]
+    newline = True
+    escapes = "xpg_echo" in interp.shopts
+    while args:
+        a = args[0]
+        if len(a) > 1 and a[0] == "-" and all(c in "neE" for c in a[1:]):
+            for c in a[1:]:
+                if c == "n":
+                    newline = False
+                elif c == "e":
+                    escapes = True
+                else:
+                    escapes = False
+            args = args[1:]
+        else:
+            break
+    text = " ".join(args)
+    if escapes:
+        text, stop = echo_unescape(text)
+        if stop:
+            newline = False
+    await interp.out(text + "\n" if newline else text)
+    return 0
+
+
+@builtin("printf")
+async def b_printf(interp, argv):
+    args = argv[1:]
+    var = None
+    if args and args[0] == "-v":
+        if len(args) < 2:
+            return await usage_error(interp, "printf", "-v: option requires an argument")
+        var = args[1]
+        args = args[2:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        await interp.diag("printf: usage: printf [-v var] format [arguments]")
+        return 2
+    fmt, rest = args[0], args[1:]
+    text, errors = printf(fmt, rest, tz=interp.env().get("TZ"))
+    for e in errors:
+        await interp.diag(f"printf: {e}")
+    if var is not None:
+        if "[" in var and var.endswith("]"):
+            base, _, sub = var[:-1].partition("[")
+            interp.assign_key(base, sub, text)
+        else:
+            interp.assign(var, text)
+    else:
+        await interp.out(text)
+    return 1 if errors else 0
+
+
+# -- directories ---------------------------------------------------------------------------
+def _logical_join(cwd: str, path: str) -> str:
+    full = path if path.startswith("/") else posixpath.join(cwd, path)
+    norm = posixpath.normpath(full)
+    if norm.startswith("//"):
+        norm = "/" + norm.lstrip("/")
+    return norm
+
+
+async def change_dir(interp, target: str, physical: bool, name: str = "cd") -> int:
+    fs = interp.session.root.fs.at(interp.cwd)
+    if physical:
+        try:
+            new = fs.realpath(target)
+        except FileSystemError as e:
+            await interp.diag(f"{name}: {target}: {e.strerror}")
+            return 1
+    else:
+        new = _logical_join(interp.cwd, target)
+    try:
+        st_ok = fs.is_dir(new)
+        if not st_ok:
+            fs.stat(new)  # for the right errno
+            await interp.diag(f"{name}: {target}: Not a directory")
+            return 1
+    except FileSystemError as e:
+        if not physical:
+            # bash retries physically when the logical path does not work
+            try:
+                real = fs.realpath(target)
+                if fs.is_dir(real):
+                    new = real
+                else:
+                    raise e
+            except FileSystemError:
+                await interp.diag(f"{name}: {target}: {e.strerror}")
+                return 1
+        else:
+            await interp.diag(f"{name}: {target}: {e.strerror}")
+            return 1
+    import os
+
+    if not fs.access(new, os.X_OK):
+        await interp.diag(f"{name}: {target}: Permission denied")
+        return 1
+    old = interp.get_scalar("PWD") or interp.cwd
+    interp.cwd = new
+    interp.assign("OLDPWD", old)
+    interp.assign("PWD", new)
+    return 0
+
+
+@builtin("cd")
+async def b_cd(interp, argv):
+    args = argv[1:]
+    physical = "physical" in interp.opts
+    while args and args[0].startswith("-") and args[0] not in ("-", "--") and len(args[0]) > 1:
+        for c in args[0][1:]:
+            if c == "P":
+                physical = True
+            elif c == "L":
+                physical = False
+            elif c in "e@":
+                pass
+            else:
+                await interp.diag(f"cd: -{c}: invalid option")
+                await interp.err("cd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n")
+                return 2
+        args = args[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if len(args) > 1:
+        await interp.diag("cd: too many arguments")
+        return 1
+    print_dir = False
+    if not args:
+        target = interp.get_scalar("HOME")
+        if target is None:
+            await interp.diag("cd: HOME not set")
+            return 1
+        if target == "":
+            return 0
+    else:
+        target = args[0]
+        if target == "-":
+            target = interp.get_scalar("OLDPWD")
+            if target is None:
+                await interp.diag("cd: OLDPWD not set")
+                return 1
+            print_dir = True
+        elif target == "":
+            return 0
+    if not target.startswith("/") and not target.startswith(".") and interp.get_scalar("CDPATH"):
+        fs = interp.fs
+        for d in interp.get_scalar("CDPATH").split(":"):
+            cand = posixpath.join(d or ".", target)
+            if fs.is_dir(_logical_join(interp.cwd, cand)):
+                status = await change_dir(interp, cand, physical)
+                if status == 0 and d:
+                    await interp.out(interp.cwd + "\n")
+                return status
+    status = await change_dir(interp, target, physical)
+    if status == 0 and print_dir:
+        await interp.out(interp.cwd + "\n")
+    return status
+
+
+@builtin("pwd")
+async def b_pwd(interp, argv):
+    physical = "physical" in interp.opts
+    for a in argv[1:]:
+        if a == "-P":
+            physical = True
+        elif a == "-L":
+            physical = False
+        elif a.startswith("-") and a != "-":
+            await interp.diag(f"pwd: {a}: invalid option")
+            await interp.err("pwd: usage: pwd [-LP]\n")
+            return 2
+    if physical:
+        try:
+            path = interp.fs.realpath(interp.cwd)
+        except FileSystemError as e:
+            await interp.diag(f"pwd: error retrieving current directory: {e.strerror}")
+            return 1
+    else:
+        path = interp.cwd
+    await interp.out(path + "\n")
+    return 0
+
+
+def _dirs_list(interp, tilde: bool = True) -> list[str]:
+    home = interp.get_scalar("HOME") or ""
+    out = []
+    for d in [interp.cwd] + interp.dirstack:
+        if tilde and home and (d == home or d.startswith(home.rstrip("/") + "/")):
+            d = "~" + d[len(home):]
+        out.append(d)
+    return out
+
+
+@builtin("dirs")
+async def b_dirs(interp, argv):
+    args = argv[1:]
+    if "-c" in args:
+        interp.dirstack.clear()
+        return 0
+    tilde = "-l" not in args
+    items = _dirs_list(interp, tilde)
+    if "-v" in args:
+        await interp.out("".join(f"{i:2d}  {d}\n" for i, d in enumerate(items)))
+    elif "-p" in args:
+        await interp.out("".join(d + "\n" for d in items))
+    else:
+        await interp.out(" ".join(items) + "\n")
+    return 0
+
+
+@builtin("pushd")
+async def b_pushd(interp, argv):
+    args = [a for a in argv[1:] if a != "-n"]
+    if not args:
+        if not interp.dirstack:
+            await interp.diag("pushd: no other directory")
+            return 1
+        top = interp.dirstack[0]
+        old = interp.cwd
+        status = await change_dir(interp, top, False, "pushd")
+        if status:
+            return status
+        interp.dirstack[0] = old
+    else:
+        old = interp.cwd
+        status = await change_dir(interp, args[0], False, "pushd")
+        if status:
+            return status
+        interp.dirstack.insert(0, old)
+    await interp.out(" ".join(_dirs_list(interp)) + "\n")
+    return 0
+
+
+@builtin("popd")
+async def b_popd(interp, argv):
+    if not interp.dirstack:
+        await interp.diag("popd: directory stack empty")
+        return 1
+    top = interp.dirstack.pop(0)
+    status = await change_dir(interp, top, False, "popd")
+    if status:
+        return status
+    await interp.out(" ".join(_dirs_list(interp)) + "\n")
+    return 0
+
+
+# -- evaluation ---------------------------------------------------------------------------------
+@builtin("eval")
+async def b_eval(interp, argv):
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    source = " ".join(args)
+    if not source.strip():
+        return 0
+    limit = interp.budget.limits.max_call_depth
+    if interp.call_depth >= limit:
+        from pysh.shellkit import LimitExceeded
+
+        raise LimitExceeded("call depth", f"{limit} nested calls")
+    interp.call_depth += 1
+    try:
+        return await interp.eval_string(source)
+    finally:
+        interp.call_depth -= 1
+
+
+@builtin("source", ".")
+async def b_source(interp, argv):
+    name = argv[0]
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        await interp.diag(f"{name}: filename argument required")
+        await interp.err(f"{name}: usage: {name} filename [arguments]\n")
+        return 2
+    path = args[0]
+    fs = interp.fs
+    candidates = [path]
+    if "/" not in path and "sourcepath" in interp.shopts:
+        candidates = [posixpath.join(d or ".", path) for d in (interp.get_scalar("PATH") or "").split(":")
+                      if d not in COMMAND_DIRS] + [path]
+    data = None
+    err = None
+    for c in candidates:
+        try:
+            if fs.is_file(c):
+                data = fs.read_bytes(c)
+                break
+            fs.stat(c)
+            err = FileSystemError(21, c)
+        except FileSystemError as e:
+            err = err or e
+    if data is None:
+        msg = err.strerror if err is not None else "file not found"
+        await interp.diag(f"{path}: {msg}")
+        return 1
+    limit = interp.budget.limits.max_call_depth
+    if interp.call_depth >= limit:
+        from pysh.shellkit import LimitExceeded
+
+        raise LimitExceeded("call depth", f"{limit} nested calls")
+    saved_args = None
+    if len(args) > 1:
+        saved_args = interp.positional_list()
+        interp.set_positional(args[1:])
+    interp.source_depth += 1
+    interp.call_depth += 1
+    saved_line = interp.lineno
+    try:
+        interp.lineno = 0
+        return await interp.eval_string(decode(data), name=interp.argv0)
+    except ReturnFromFunction as r:
+        return r.status
+    finally:
+        interp.source_depth -= 1
+        interp.call_depth -= 1
+        interp.lineno = saved_line
+        if saved_args is not None:
+            interp.set_positional(saved_args)
+
+
+@builtin("exec")
+async def b_exec(interp, argv):
+    args = argv[1:]
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        if args[0] in ("-c", "-l"):
+            args = args[1:]
+            continue
+        if args[0] == "-a" and len(args) > 1:
+            args = args[2:]
+            continue
+        break
+    if not args:
+        return 0
+    status = await interp.invoke(args)
+    raise ExitShell(status)
+
+
+@builtin("command")
+async def b_command(interp, argv):
+    args = argv[1:]
+    mode = None
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args[0]
+        if a == "--":
+            args = args[1:]
+            break
+        for c in a[1:]:
+            if c in "vV":
+                mode = c
+            elif c == "p":
+                pass
+            else:
+                await interp.diag(f"command: -{c}: invalid option")
+                await interp.err("command: usage: command [-pVv] command [arg ...]\n")
+                return 2
+        args = args[1:]
+    if not args:
+        return 0
+    if mode is not None:
+        status = 0
+        for name in args:
+            desc = describe(interp, name)
+            if desc is None:
+                if mode == "V":
+                    await interp.diag(f"command: {name}: not found")
+                status = 1
+                continue
+            kind, detail = desc
+            if mode == "v":
+                await interp.out((detail if kind == "file" else name) + "\n")
+            else:
+                await interp.out(_describe_text(interp, name, kind, detail) + "\n")
+        return status
+    name = args[0]
+    b = interp.session.builtins.get(name)
+    if b is not None:
+        return await b(interp, args)
+    return await interp.run_external(args, [], [])
+
+
+@builtin("builtin")
+async def b_builtin(interp, argv):
+    if len(argv) < 2:
+        return 0
+    b = interp.session.builtins.get(argv[1])
+    if b is None:
+        await interp.diag(f"builtin: {argv[1]}: not a shell builtin")
+        return 1
+    return await b(interp, argv[1:])
+
+
+KEYWORDS = {"if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until",
+            "do", "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc"}
+
+
+def describe(interp, name: str):
+    if name in interp.aliases:
+        return ("alias", interp.aliases[name])
+    if name in KEYWORDS:
+        return ("keyword", None)
+    if name in interp.funcs:
+        return ("function", interp.funcs[name])
+    if name in interp.session.builtins:
+        return ("builtin", None)
+    found = interp.find_command(name) if "/" not in name else (
+        ("script", name) if interp.fs.is_file(name) else None)
+    if found is not None:
+        return ("file", found[1])
+    return None
+
+
+def _describe_text(interp, name: str, kind: str, detail) -> str:
+    if kind == "alias":
+        return f"{name} is aliased to `{detail}'"
+    if kind == "keyword":
+        return f"{name} is a shell keyword"
+    if kind == "function":
+
+        body = format_function(detail)
+        return f"{name} is a function\n{body}"
+    if kind == "builtin":
+        return f"{name} is a shell builtin"
+    if interp.hashed.get(name) == detail and False:
+        return f"{name} is hashed ({detail})"
+    return f"{name} is {detail}"
+
+
+def format_function(fn: A.FunctionDef) -> str:
+    from pysh.interpreter.syntax.printer import format_program
+
+    text = format_program(A.Program([fn])).rstrip("\n")
+    return text
+
+
+@builtin("type")
+async def b_type(interp, argv):
+    args = argv[1:]
+    flags = set()
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        flags.update(args[0][1:])
+        args = args[1:]
+    status = 0
+    for name in args:
+        desc = describe(interp, name)
+        if "P" in flags or ("p" in flags and desc and desc[0] != "file"):
+            found = interp.find_command(name)
+            if found:
+                await interp.out(found[1] + "\n")
+            elif "P" in flags:
+                status = 1
+            continue
+        if desc is None:
+            if "t" not in flags and "p" not in flags:
+                await interp.diag(f"type: {name}: not found")
+            status = 1
+            continue
+        kind, detail = desc
+        if "t" in flags:
+            await interp.out(kind + "\n")
+        elif "p" in flags:
+            if kind == "file":
+                await interp.out(detail + "\n")
+        else:
+            await interp.out(_describe_text(interp, name, kind, detail) + "\n")
+            if "a" in flags and kind != "file":
+                found = interp.find_command(name)
+                if found:
+                    await interp.out(f"{name} is {found[1]}\n")
+    return status
+
+
+@builtin("hash")
+async def b_hash(interp, argv):
+    args = argv[1:]
+    if "-r" in args:
+        interp.hashed.clear()
+        return 0
+    if not args:
+        if not interp.hashed:
+            await interp.out("hash: hash table empty\n")
+            return 0
+        await interp.out("hits\tcommand\n" + "".join(f"   1\t{p}\n" for p in interp.hashed.values()))
+        return 0
+    status = 0
+    for name in args:
+        if name.startswith("-"):
+            continue
+        if interp.find_command(name) is None:
+            await interp.diag(f"hash: {name}: not found")
+            status = 1
+    return status
+
+
+@builtin("enable")
+async def b_enable(interp, argv):
+    if len(argv) == 1 or "-a" in argv or "-p" in argv:
+        await interp.out("".join(f"enable {n}\n" for n in sorted(interp.session.builtins)))
+    return 0
+
+
+@builtin("help")
+async def b_help(interp, argv):
+    await interp.out("pysh: a bash-compatible shell running in a sandbox. Builtins:\n"
+                     + " ".join(sorted(interp.session.builtins)) + "\n")
+    return 0
+
+
+@builtin("times")
+async def b_times(interp, argv):
+    await interp.out("0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
+    return 0
+
+
+@builtin("umask")
+async def b_umask(interp, argv):
+    args = argv[1:]
+    symbolic = "-S" in args
+    p = "-p" in args
+    args = [a for a in args if a not in ("-S", "-p")]
+    if not args:
+        m = interp.umask
+        if symbolic:
+            perm = 0o777 & ~m
+            parts = []
+            for who, shift in (("u", 6), ("g", 3), ("o", 0)):
+                bits = (perm >> shift) & 7
+                parts.append(who + "=" + ("r" if bits & 4 else "") + ("w" if bits & 2 else "")
+                             + ("x" if bits & 1 else ""))
+            await interp.out(",".join(parts) + "\n")
+        else:
+            await interp.out(("umask " if p else "") + f"{m:04o}\n")
+        return 0
+    spec = args[0]
+    if all(c in "01234567" for c in spec):
+        interp.umask = int(spec, 8) & 0o777
+        return 0
+    await interp.diag(f"umask: `{spec}': invalid symbolic mode operator")
+    return 1
+
+
+@builtin("caller")
+async def b_caller(interp, argv):
+    frames = interp.vars.frames
+    if not frames:
+        return 1
+    n = int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else 0
+    if n >= len(frames):
+        return 1
+    fr = frames[-1 - n]
+    caller_name = frames[-2 - n].name if len(frames) > n + 1 else "main"
+    if len(argv) > 1:
+        await interp.out(f"{fr.line} {caller_name} {interp.argv0}\n")
+    else:
+        await interp.out(f"{fr.line} {interp.argv0}\n")
+    return 0
+
+
+@builtin("alias")
+async def b_alias(interp, argv):
+    args = [a for a in argv[1:] if a != "-p"]
+    if not args:
+        for k in sorted(interp.aliases):
+            await interp.out(f"alias {k}='{interp.aliases[k]}'\n")
+        return 0
+    status = 0
+    for a in args:
+        name, eq, value = a.partition("=")
+        if eq:
+            interp.aliases[name] = value
+        elif name in interp.aliases:
+            await interp.out(f"alias {name}='{interp.aliases[name]}'\n")
+        else:
+            await interp.diag(f"alias: {name}: not found")
+            status = 1
+    return status
+
+
+@builtin("unalias")
+async def b_unalias(interp, argv):
+    args = argv[1:]
+    if "-a" in args:
+        interp.aliases.clear()
+        return 0
+    status = 0
+    for a in args:
+        if interp.aliases.pop(a, None) is None:
+            await interp.diag(f"unalias: {a}: not found")
+            status = 1
+    return status
+
+
+@builtin("let")
+async def b_let(interp, argv):
+    if len(argv) < 2:
+        await interp.diag("let: expression expected")
+        return 1
+    from pysh.interpreter.arith_eval import ArithRuntimeError
+    from pysh.interpreter.syntax.errors import ArithError
+
+    v = 0
+    for expr in argv[1:]:
+        try:
+            v = interp.arith.evaluate_text(expr)
+        except (ArithError, ArithRuntimeError) as e:
+            await interp.diag(f"let: {e}")
+            return 1
+    return 0 if v else 1
+
+
+@builtin("shift")
+async def b_shift(interp, argv):
+    n = 1
+    if len(argv) > 1:
+        v = _int_arg(argv[1])
+        if v is None:
+            await interp.diag(f"shift: {argv[1]}: numeric argument required")
+            return 1
+        n = v
+    args = interp.positional_list()
+    if n < 0 or n > len(args):
+        if n < 0:
+            await interp.diag(f"shift: {argv[1]}: shift count out of range")
+        return 1
+    interp.set_positional(args[n:])
+    return 0
+
+
+# -- jobs ---------------------------------------------------------------------------------------
+def _job_by_spec(interp, spec: str):
+    jobs = interp.session.jobs
+    if spec.startswith("%"):
+        s = spec[1:]
+        if s in ("", "+", "%"):
+            live = sorted(jobs.values(), key=lambda j: j.number)
+            return live[-1] if live else None
+        if s == "-":
+            live = sorted(jobs.values(), key=lambda j: j.number)
+            return live[-2] if len(live) > 1 else (live[-1] if live else None)
+        if s.isdigit():
+            for j in jobs.values():
+                if j.number == int(s):
+                    return j
+            return None
+        for j in jobs.values():
+            if j.command.startswith(s):
+                return j
+        return None
+    if spec.isdigit():
+        return jobs.get(int(spec))
+    return None
+
+
+@builtin("wait")
+async def b_wait(interp, argv):
+    args = [a for a in argv[1:] if a not in ("-f",)]
+    any_mode = False
+    if args and args[0] == "-n":
+        any_mode = True
+        args = args[1:]
+    jobs = interp.session.jobs
+    budget = interp.budget
+    if not args:
+        if any_mode:
+            live = [j for j in jobs.values() if not j.done]
+            if not live:
+                return 127
+            with anyio.move_on_after(budget.remaining() if budget.remaining() is not None else 1e9):
+                async with anyio.create_task_group() as tg:
+                    done = anyio.Event()
+
+                    async def waiter(j):
+                        await j.event.wait()
+                        done.set()
+
+                    for j in live:
+                        tg.start_soon(waiter, j)
+                    await done.wait()
+                    tg.cancel_scope.cancel()
+            budget.check()
+            for j in live:
+                if j.done:
+                    jobs.pop(j.pid, None)
+                    return j.status
+            return 127
+        for j in list(jobs.values()):
+            await _wait_job(interp, j)
+        jobs.clear()
+        return 0
+    status = 0
+    for spec in args:
+        j = _job_by_spec(interp, spec)
+        if j is None:
+            if spec.isdigit():
+                await interp.diag(f"wait: pid {spec} is not a child of this shell")
+            else:
+                await interp.diag(f"wait: {spec}: no such job")
+            status = 127
+            continue
+        await _wait_job(interp, j)
+        status = j.status
+        jobs.pop(j.pid, None)
+    return status
+
+
+async def _wait_job(interp, job) -> None:
+    budget = interp.budget
+    while not job.done:
+        rem = budget.remaining()
+        with anyio.move_on_after(min(rem, 0.5) if rem is not None else 0.5):
+            await job.event.wait()
+        budget.check()
+
+
+@builtin("jobs")
+async def b_jobs(interp, argv):
+    jobs = sorted(interp.session.jobs.values(), key=lambda j: j.number)
+    show_pid = "-l" in argv or "-p" in argv
+    for i, j in enumerate(jobs):
+        mark = "+" if i == len(jobs) - 1 else ("-" if i == len(jobs) - 2 else " ")
+        state = f"Done{'' if j.status == 0 else f'({j.status})'}" if j.done else "Running"
+        if "-p" in argv:
+            await interp.out(f"{j.pid}\n")
+            continue
+        pid = f"{j.pid} " if show_pid else ""
+        await interp.out(f"[{j.number}]{mark}  {pid}{state:<24}{j.command} &\n")
+    return 0
+
+
+SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "BUS": 7, "FPE": 8,
+           "KILL": 9, "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15,
+           "STKFLT": 16, "CHLD": 17, "CONT": 18, "STOP": 19, "TSTP": 20, "TTIN": 21, "TTOU": 22,
+           "URG": 23, "XCPU": 24, "XFSZ": 25, "VTALRM": 26, "PROF": 27, "WINCH": 28, "IO": 29,
+           "PWR": 30, "SYS": 31}
+SIGNAL_NAMES = {v: k for k, v in SIGNALS.items()}
+
+
+def signal_number(spec: str) -> int | None:
+    s = spec.upper()
+    if s.isdigit():
+        return int(s)
+    if s.startswith("SIG"):
+        s = s[3:]
+    return SIGNALS.get(s)
+
+
+@builtin("kill")
+async def b_kill(interp, argv):
+    args = argv[1:]
+    sig = 15
+    if not args:
+        await interp.err("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n")
+        return 2
+    if args[0] == "-l" or args[0] == "-L":
+        if len(args) > 1:
+            for a in args[1:]:
+                if a.isdigit():
+                    n = int(a)
+                    n = n - 128 if n > 128 else n
+                    await interp.out(SIGNAL_NAMES.get(n, "?") + "\n")
+                else:
+                    n = signal_number(a)
+                    await interp.out(f"{n}\n")
+            return 0
+        names = [f"{n:2d}) SIG{SIGNAL_NAMES[n]}" for n in sorted(SIGNAL_NAMES)]
+        await interp.out("\n".join("\t".join(names[i:i + 5]) for i in range(0, len(names), 5)) + "\n")
+        return 0
+    if args[0] in ("-s", "-n") and len(args) > 1:
+        n = signal_number(args[1])
+        if n is None:
+            await interp.diag(f"kill: {args[1]}: invalid signal specification")
+            return 1
+        sig = n
+        args = args[2:]
+    elif args[0].startswith("-") and len(args[0]) > 1 and args[0] != "--":
+        n = signal_number(args[0][1:])
+        if n is None:
+            await interp.diag(f"kill: {args[0][1:]}: invalid signal specification")
+            return 1
+        sig = n
+        args = args[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    status = 0
+    from pysh.interpreter.runner import SHELL_PID
+
+    for spec in args:
+        if spec in (str(SHELL_PID), str(interp.pid)):
+            await signal_self(interp, sig)
+            continue
+        j = _job_by_spec(interp, spec)
+        if j is None:
+            if spec.lstrip("-").isdigit():
+                await interp.diag(f"kill: ({spec}) - No such process")
+            else:
+                await interp.diag(f"kill: {spec}: arguments must be process or job IDs")
+            status = 1
+            continue
+        if sig != 0 and not j.done and j.cancel_scope is not None:
+            j.cancel_scope.cancel()
+            j.status = 128 + sig
+    return status
+
+
+async def signal_self(interp, sig: int) -> None:
+    name = SIGNAL_NAMES.get(sig, str(sig))
+    handler = interp.traps.get(name)
+    if handler is not None:
+        if handler:
+            await interp.run_trap(name)
+        return
+    if sig in (0, 17, 18, 23, 28):  # ignored by default
+        return
+    raise ExitShell(128 + sig)
+
+
+@builtin("disown")
+async def b_disown(interp, argv):
+    return 0
+
+
+@builtin("ulimit")
+async def b_ulimit(interp, argv):
+    await interp.out("unlimited\n")
+    return 0
+
+
+@builtin("trap")
+async def b_trap(interp, argv):
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args or args[0] == "-p":
+        names = args[1:] if args else []
+        items = interp.traps.items() if not names else [
+            (_trap_name(n), interp.traps.get(_trap_name(n))) for n in names]
+        if not args and not interp.traps and hasattr(interp, "parent_traps"):
+            items = interp.parent_traps.items()
+        for name, cmd in sorted(items, key=lambda kv: _trap_order(kv[0])):
+            if cmd is None:
+                continue
+            q = "'" + cmd.replace("'", "'\\''") + "'"
+            await interp.out(f"trap -- {q} {_trap_display(name)}\n")
+        return 0
+    if args[0] == "-l":
+        return await b_kill(interp, ["kill", "-l"])
+    if len(args) == 1 or (_int_arg(args[0]) is not None and _trap_name(args[0]) is not None
+                          and len(args) >= 1 and args[0].isdigit()):
+        # `trap SIG` (or numbers only): reset
+        for n in args:
+            name = _trap_name(n)
+            if name is None:
+                await interp.diag(f"trap: {n}: invalid signal specification")
+                return 1
+            interp.traps.pop(name, None)
+        return 0
+    action, sigs = args[0], args[1:]
+    status = 0
+    for s in sigs:
+        name = _trap_name(s)
+        if name is None:
+            await interp.diag(f"trap: {s}: invalid signal specification")
+            status = 1
+            continue
+        if action == "-":
+            interp.traps.pop(name, None)
+        else:
+            interp.traps[name] = action
+    return status
+
+
+_PSEUDO = {"EXIT": 0, "DEBUG": -1, "ERR": -2, "RETURN": -3}
+
+
+def _trap_name(spec: str) -> str | None:
+    s = spec.upper()
+    if s.startswith("SIG"):
+        s = s[3:]
+    if s in _PSEUDO:
+        return s
+    if s.isdigit():
+        n = int(s)
+        if n == 0:
+            return "EXIT"
+        return SIGNAL_NAMES.get(n)
+    return s if s in SIGNALS else None
+
+
+def _trap_display(name: str) -> str:
+    return name if name in _PSEUDO else "SIG" + name
+
+
+def _trap_order(name: str) -> int:
+    if name == "EXIT":
+        return 0
+    if name in SIGNALS:
+        return SIGNALS[name]
+    return 100 + -_PSEUDO.get(name, 0)
+
+
+# -- test / [ ------------------------------------------------------------------------------------
+@builtin("test", "[")
+async def b_test(interp, argv):
+    from pysh.interpreter.testcmd import run_test
+
+    return await run_test(interp, argv)
+
+
+# -- shells -----------------------------------------------------------------------------------------
+@builtin("bash", "sh")
+async def b_bash(interp, argv):
+    from pysh.interpreter.shellcmd import run_child_shell
+
+    return await run_child_shell(interp, argv)
+
+
+_ = (encode,)

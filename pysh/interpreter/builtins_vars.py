@@ -1,0 +1,911 @@
+"""Builtins about variables and options: declare/typeset/local/export/readonly,
+unset, set, shopt, read, mapfile/readarray, getopts.
+"""
+
+from __future__ import annotations
+
+import anyio
+
+from pysh.interpreter.builtins_core import builtin, format_function
+from pysh.interpreter.errors import ShellError
+from pysh.interpreter.state import (
+    ARRAY,
+    ASSOC,
+    EXPORT,
+    INTEGER,
+    LOWER,
+    NAMEREF,
+    READONLY,
+    SET_OPTIONS,
+    SHOPT_OPTIONS,
+    SHORT_TO_LONG,
+    TRACE,
+    UPPER,
+    Var,
+    sorted_items,
+)
+from pysh.shellkit import InputStream, decode
+
+_FLAG_BITS = {"a": ARRAY, "A": ASSOC, "i": INTEGER, "l": LOWER, "u": UPPER, "n": NAMEREF,
+              "r": READONLY, "t": TRACE, "x": EXPORT}
+_PRINT_ORDER = "aAilnrtux"
+
+
+def _dq(s: str) -> str:
+    out = []
+    for c in s:
+        if c in '"$`\\':
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def _value_text(s: str) -> str:
+    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+        from pysh.interpreter.printf import ansi_c_quote
+
+        return ansi_c_quote(s)
+    return _dq(s)
+
+
+def _flags(var: Var) -> str:
+    a = var.attrs
+    if isinstance(var.value, dict) and not a & ASSOC:
+        a |= ARRAY
+    return "".join(c for c in _PRINT_ORDER if a & _FLAG_BITS[c])
+
+
+def declare_line(name: str, var: Var, assignment_only: bool = False) -> str:
+    flags = _flags(var) or "-"
+    val = var.value
+    if isinstance(val, dict):
+        if var.attrs & ASSOC:
+            body = "".join(f"[{_assoc_key(k)}]={_value_text(v)} " for k, v in sorted_items(val))
+            rhs = f"({body})"
+        else:
+            body = " ".join(f"[{k}]={_value_text(v)}" for k, v in sorted_items(val))
+            rhs = f"({body})"
+        text = f"{name}={rhs}"
+    elif val is None:
+        text = name
+    else:
+        text = f"{name}={_value_text(val)}"
+    if assignment_only and flags == "-":
+        return text
+    return f"declare -{flags.lstrip('-')} {text}" if flags != "-" else f"declare -- {text}"
+
+
+def _assoc_key(k: str) -> str:
+    if k and all(c.isalnum() or c in "_./-" for c in k):
+        return k
+    return _dq(k)
+
+
+async def _print_vars(interp, names, filt, fmt="declare"):
+    status = 0
+    for name in names:
+        v = interp.vars.lookup(name)
+        if v is None:
+            await interp.diag(f"declare: {name}: not found")
+            status = 1
+            continue
+        if filt and not filt(v):
+            continue
+        await interp.out(declare_line(name, v) + "\n")
+    return status
+
+
+@builtin("declare", "typeset", "local", "export", "readonly")
+async def b_declare(interp, argv):
+    cmd = argv[0]
+    assign_args = getattr(interp, "_assign_args", None) or {}
+    interp._assign_args = None
+    set_bits = 0
+    clear_bits = 0
+    print_mode = False
+    funcs = False
+    func_names = False
+    global_ = cmd != "local" and False
+    force_global = False
+    args_idx = 1
+    words = argv[1:]
+    operands: list[tuple[int, str]] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if (i + 1) in assign_args:
+            operands.append((i + 1, w))
+            i += 1
+            continue
+        if w == "--":
+            operands.extend((j + 1, x) for j, x in enumerate(words[i + 1:], i + 1))
+            break
+        if len(w) > 1 and w[0] in "-+" and not operands:
+            on = w[0] == "-"
+            for c in w[1:]:
+                if cmd == "export" and c in "nf":
+                    if c == "n":
+                        clear_bits |= EXPORT
+                    else:
+                        funcs = True
+                    continue
+                if c == "p":
+                    print_mode = True
+                elif c == "f":
+                    funcs = True
+                elif c == "F":
+                    func_names = True
+                elif c == "g":
+                    force_global = True
+                elif c in _FLAG_BITS:
+                    if on:
+                        set_bits |= _FLAG_BITS[c]
+                    else:
+                        clear_bits |= _FLAG_BITS[c]
+                elif c == "n" and cmd == "export":
+                    clear_bits |= EXPORT
+                elif c == "I":
+                    pass
+                else:
+                    await interp.diag(f"{cmd}: {w[0]}{c}: invalid option")
+                    usage = {"export": "export [-fn] [name[=value] ...] or export -p",
+                             "readonly": "readonly [-aAf] [name[=value] ...] or readonly -p",
+                             "local": "local [option] name[=value] ..."}.get(
+                        cmd, f"{cmd} [-aAfFgiIlnrtux] [name[=value] ...] or {cmd} -p [-aAfFilnrtux] [name ...]")
+                    await interp.err(f"{cmd}: usage: {usage}\n")
+                    return 2
+            i += 1
+            continue
+        operands.append((i + 1, w))
+        i += 1
+    del args_idx, global_
+    if cmd == "export":
+        if clear_bits & EXPORT or "-n" in argv[1:2]:
+            pass
+        else:
+            set_bits |= EXPORT
+    if cmd == "readonly":
+        set_bits |= READONLY
+    if cmd == "local" and not interp.vars.frames:
+        await interp.diag("local: can only be used in a function")
+        return 1
+
+    if funcs or func_names:
+        names = [n for _, n in operands] or sorted(interp.funcs)
+        status = 0
+        for n in names:
+            fn = interp.funcs.get(n)
+            if fn is None:
+                status = 1
+                continue
+            if func_names:
+                await interp.out(f"declare -f {n}\n" if print_mode or not operands and False else f"{n}\n")
+            else:
+                await interp.out(format_function(fn) + "\n")
+        return status
+
+    if not operands:
+        if print_mode or cmd in ("export", "readonly") or set_bits or clear_bits:
+            want = set_bits & ~(EXPORT if cmd == "export" and not (print_mode or set_bits & ~EXPORT) else 0)
+            if cmd == "export":
+                want = EXPORT
+            if cmd == "readonly":
+                want = READONLY
+            for name, v in interp.vars.visible():
+                if want and not (v.attrs & want) and not (want & ARRAY and isinstance(v.value, dict)):
+                    continue
+                if cmd == "export" and not v.attrs & EXPORT:
+                    continue
+                await interp.out(declare_line(name, v) + "\n")
+            return 0
+        for name, v in interp.vars.visible():
+            if v.value is None:
+                continue
+            await interp.out(_set_line(name, v) + "\n")
+        return 0
+
+    if print_mode:
+        status = 0
+        for _, name in operands:
+            v = interp.vars.lookup(name)
+            if v is None:
+                await interp.diag(f"declare: {name}: not found")
+                status = 1
+                continue
+            await interp.out(declare_line(name, v) + "\n")
+        return status
+
+    local = cmd in ("local", "declare", "typeset") and bool(interp.vars.frames) and not force_global
+    status = 0
+    for idx, word in operands:
+        entry = assign_args.get(idx)
+        try:
+            if entry is not None:
+                await _declare_assign(interp, entry[0], entry[1], set_bits, clear_bits, local)
+                continue
+            name, eq, value = word.partition("=")
+            append = name.endswith("+")
+            if append:
+                name = name[:-1]
+            index = None
+            if "[" in name and name.endswith("]"):
+                name, _, index = name[:-1].partition("[")
+            if not _valid(name):
+                await interp.diag(f"{cmd}: `{word}': not a valid identifier")
+                status = 1
+                continue
+            var = _get_or_create(interp, name, local, set_bits)
+            if var.attrs & READONLY and (eq or set_bits & ~READONLY or clear_bits & READONLY):
+                if eq or clear_bits:
+                    await interp.diag(f"{cmd}: {name}: readonly variable")
+                    status = 1
+                    continue
+            _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
+            if eq:
+                if index is not None:
+                    interp.assign_key(name, index, value, append=append, local=local)
+                elif (var.attrs & (ARRAY | ASSOC) or isinstance(var.value, dict)) and \
+                        value.startswith("(") and value.endswith(")"):
+                    # `declare -a x='(a b)'`: the quoted compound form bash still honours
+                    await interp.eval_string(f"{name}={value}")
+                else:
+                    interp.assign(name, value, append=append, local=local)
+            if set_bits & READONLY:
+                var.attrs |= READONLY
+        except ShellError as e:
+            await interp.diag(f"{cmd}: {e.message}" if not e.message.startswith(cmd) else e.message)
+            status = 1
+    return status
+
+
+def _valid(name: str) -> bool:
+    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(
+        c.isalnum() or c == "_" for c in name)
+
+
+def _get_or_create(interp, name: str, local: bool, set_bits: int) -> Var:
+    if local:
+        frame = interp.vars.call_frame()
+        v = frame.locals.get(name)
+        if v is None:
+            outer = interp.vars.lookup(name)
+            if outer is not None and outer.attrs & READONLY:
+                raise ShellError(f"{name}: readonly variable")
+            # a new local starts unset, and inherits nothing (bash's default)
+            v = Var(None, 0)
+            frame.locals[name] = v
+        return v
+    v = interp.vars.lookup(name) if not local else None
+    if v is None:
+        v = Var(None, 0)
+        interp.vars.globals[name] = v
+    return v
+
+
+def _apply_attrs(interp, name: str, var: Var, set_bits: int, clear_bits: int) -> None:
+    if set_bits & ASSOC and isinstance(var.value, dict) and not var.attrs & ASSOC and var.value:
+        raise ShellError(f"{name}: cannot convert indexed to associative array")
+    if set_bits & ARRAY and var.attrs & ASSOC:
+        raise ShellError(f"{name}: cannot convert associative to indexed array")
+    var.attrs = (var.attrs | set_bits) & ~clear_bits
+    if set_bits & (ARRAY | ASSOC) and isinstance(var.value, str):
+        var.value = {0: var.value} if not set_bits & ASSOC else {"0": var.value}
+    if set_bits & (LOWER | UPPER | INTEGER) and isinstance(var.value, str):
+        if set_bits & LOWER:
+            var.value = var.value.lower()
+        elif set_bits & UPPER:
+            var.value = var.value.upper()
+    if set_bits & EXPORT or clear_bits & EXPORT:
+        interp.vars.env_version += 1
+
+
+async def _declare_assign(interp, a, prepared, set_bits, clear_bits, local) -> None:
+    name = a.name
+    var = _get_or_create(interp, name, local, set_bits)
+    if var.attrs & READONLY:
+        raise ShellError(f"{name}: readonly variable")
+    _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
+    await interp.apply_assign(a, prepared, local=local)
+    if set_bits & READONLY:
+        var = interp.vars.lookup(name)
+        if var is not None:
+            var.attrs |= READONLY
+
+
+def _set_line(name: str, v: Var) -> str:
+    val = v.value
+    if isinstance(val, dict):
+        if v.attrs & ASSOC:
+            body = "".join(f"[{_assoc_key(k)}]={_value_text(x)} " for k, x in sorted_items(val))
+        else:
+            body = " ".join(f"[{k}]={_value_text(x)}" for k, x in sorted_items(val))
+        return f"{name}=({body})"
+    from pysh.interpreter.expand import shell_quote
+
+    if val and all(c.isalnum() or c in "_/.:,-+@%=" for c in val):
+        return f"{name}={val}"
+    return f"{name}={shell_quote(val)}"
+
+
+@builtin("unset")
+async def b_unset(interp, argv):
+    mode = "v"
+    args = argv[1:]
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        for c in args[0][1:]:
+            if c in "vfn":
+                mode = c
+            else:
+                await interp.diag(f"unset: -{c}: invalid option")
+                await interp.err("unset: usage: unset [-f] [-v] [-n] [name ...]\n")
+                return 2
+        args = args[1:]
+    status = 0
+    for name in args:
+        if mode == "f":
+            interp.funcs.pop(name, None)
+            continue
+        if "[" in name and name.endswith("]"):
+            base, _, sub = name[:-1].partition("[")
+            v = interp.vars.lookup(base)
+            if v is None:
+                continue
+            if v.attrs & READONLY:
+                await interp.diag(f"unset: {base}: cannot unset: readonly variable")
+                status = 1
+                continue
+            if sub in ("@", "*"):
+                interp.vars.unset(base)
+                continue
+            if isinstance(v.value, dict):
+                if v.attrs & ASSOC:
+                    v.value.pop(sub, None)
+                else:
+                    try:
+                        key = interp._int_index(sub, v)
+                    except ShellError as e:
+                        await interp.diag(f"unset: {e.message}")
+                        status = 1
+                        continue
+                    v.value.pop(key, None)
+            elif sub in ("0",):
+                v.value = None
+            continue
+        if not _valid(name):
+            await interp.diag(f"unset: `{name}': not a valid identifier")
+            status = 1
+            continue
+        v = interp.vars.lookup(name)
+        if v is None:
+            if mode == "v" and name in interp.funcs:
+                interp.funcs.pop(name, None)
+            continue
+        if v.attrs & NAMEREF and mode != "n":
+            target = interp._resolve_nameref(name)
+            if target != name:
+                tv = interp.vars.lookup(target)
+                if tv is not None and tv.attrs & READONLY:
+                    await interp.diag(f"unset: {target}: cannot unset: readonly variable")
+                    status = 1
+                    continue
+                interp.vars.unset(target)
+                continue
+        if v.attrs & READONLY:
+            await interp.diag(f"unset: {name}: cannot unset: readonly variable")
+            status = 1
+            continue
+        if interp.vars.is_local_here(name) and "localvar_unset" not in interp.shopts:
+            # bash keeps the local, unset, so that it still shadows the global
+            v.value = None
+            if v.attrs & EXPORT:
+                interp.vars.env_version += 1
+            continue
+        interp.vars.unset(name)
+    return status
+
+
+def _option_line(name: str, on: bool) -> str:
+    return f"{name:<15}\t{'on' if on else 'off'}"
+
+
+@builtin("set")
+async def b_set(interp, argv):
+    args = argv[1:]
+    if not args:
+        for name, v in interp.vars.visible():
+            if v.value is None:
+                continue
+            await interp.out(_set_line(name, v) + "\n")
+        for name in sorted(interp.funcs):
+            await interp.out(format_function(interp.funcs[name]) + "\n")
+        return 0
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            interp.set_positional(args[i + 1:])
+            return 0
+        if a == "-":
+            interp.opts.discard("xtrace")
+            interp.opts.discard("verbose")
+            if i + 1 < len(args):
+                interp.set_positional(args[i + 1:])
+            return 0
+        if a in ("-o", "+o"):
+            on = a == "-o"
+            if i + 1 >= len(args) or args[i + 1].startswith(("-", "+")):
+                for name in sorted(SET_OPTIONS):
+                    if on:
+                        await interp.out(_option_line(name, name in interp.opts) + "\n")
+                    else:
+                        await interp.out(f"set {'-' if name in interp.opts else '+'}o {name}\n")
+                i += 1
+                continue
+            name = args[i + 1]
+            if name not in SET_OPTIONS:
+                await interp.diag(f"set: {name}: invalid option name")
+                return 2
+            if on:
+                interp.opts.add(name)
+            else:
+                interp.opts.discard(name)
+            i += 2
+            continue
+        if a[0] in "-+" and len(a) > 1:
+            on = a[0] == "-"
+            for c in a[1:]:
+                long = SHORT_TO_LONG.get(c)
+                if long is None:
+                    await interp.diag(f"set: {a[0]}{c}: invalid option")
+                    await interp.err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
+                    return 2
+                if on:
+                    interp.opts.add(long)
+                else:
+                    interp.opts.discard(long)
+            i += 1
+            continue
+        interp.set_positional(args[i:])
+        return 0
+    return 0
+
+
+@builtin("shopt")
+async def b_shopt(interp, argv):
+    args = argv[1:]
+    flags = set()
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        for c in args[0][1:]:
+            if c not in "pqsuo":
+                await interp.diag(f"shopt: -{c}: invalid option")
+                await interp.err("shopt: usage: shopt [-pqsu] [-o] [optname ...]\n")
+                return 2
+            flags.add(c)
+        args = args[1:]
+    if "o" in flags:
+        table, current = sorted(SET_OPTIONS), interp.opts
+    else:
+        table, current = SHOPT_OPTIONS, interp.shopts
+    if "s" in flags or "u" in flags:
+        status = 0
+        for name in args:
+            if name not in table:
+                await interp.diag(f"shopt: {name}: invalid shell option name")
+                status = 1
+                continue
+            if "s" in flags:
+                current.add(name)
+            else:
+                current.discard(name)
+        if not args:
+            on = "s" in flags
+            for name in table:
+                if (name in current) == on:
+                    await interp.out(_shopt_line(name, on, "p" in flags, "o" in flags) + "\n")
+        return status
+    names = args or table
+    status = 0
+    for name in names:
+        if name not in table:
+            await interp.diag(f"shopt: {name}: invalid shell option name")
+            status = 1
+            continue
+        on = name in current
+        if not on:
+            status = 1 if args else status
+        if "q" in flags:
+            continue
+        await interp.out(_shopt_line(name, on, "p" in flags, "o" in flags) + "\n")
+    return status
+
+
+def _shopt_line(name: str, on: bool, p: bool, o: bool) -> str:
+    if p:
+        if o:
+            return f"set {'-' if on else '+'}o {name}"
+        return f"shopt {'-s' if on else '-u'} {name}"
+    return _option_line(name, on)
+
+
+# -- read -------------------------------------------------------------------------------
+@builtin("read")
+async def b_read(interp, argv):
+    args = argv[1:]
+    raw = False
+    array = None
+    delim = "\n"
+    nchars = None
+    exact = False
+    prompt = None
+    timeout = None
+    fd = 0
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-") or a == "-":
+            break
+        j = 1
+        while j < len(a):
+            c = a[j]
+            if c in "rse":
+                if c == "r":
+                    raw = True
+                j += 1
+                continue
+            if c in "adinNptu":
+                val = a[j + 1:]
+                if not val:
+                    i += 1
+                    if i >= len(args):
+                        await interp.diag(f"read: -{c}: option requires an argument")
+                        await interp.err("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
+                        return 2
+                    val = args[i]
+                if c == "a":
+                    array = val
+                elif c == "d":
+                    delim = val[:1] if val else "\0"
+                elif c in "nN":
+                    if not val.isdigit():
+                        await interp.diag(f"read: {val}: invalid number")
+                        return 1
+                    nchars = int(val)
+                    exact = c == "N"
+                elif c == "p":
+                    prompt = val
+                elif c == "t":
+                    try:
+                        timeout = float(val)
+                    except ValueError:
+                        await interp.diag(f"read: {val}: invalid timeout specification")
+                        return 1
+                elif c == "u":
+                    if not val.isdigit():
+                        await interp.diag(f"read: {val}: invalid file descriptor specification")
+                        return 1
+                    fd = int(val)
+                break
+            await interp.diag(f"read: -{c}: invalid option")
+            await interp.err("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
+            return 2
+        i += 1
+    names = args[i:]
+    for n in names:
+        if not _valid(n):
+            await interp.diag(f"read: `{n}': not a valid identifier")
+            return 1
+    stream = interp.fds.get(fd)
+    if not isinstance(stream, InputStream):
+        await interp.diag(f"read: {fd}: invalid file descriptor: Bad file descriptor")
+        return 1
+    if prompt is not None and stream.isatty():
+        await interp.err(prompt)
+    budget = interp.budget
+    limit = budget.remaining()
+    if timeout is not None:
+        limit = timeout if limit is None else min(limit, timeout)
+    timed_out = False
+    data = b""
+    if timeout == 0:
+        return 0
+    with anyio.move_on_after(limit if limit is not None else 1e12) as scope:
+        data, eof = await _read_record(stream, delim, nchars, exact, raw)
+    if scope.cancelled_caught:
+        budget.check()
+        timed_out = True
+        eof = True
+    text = decode(data)
+    if timed_out:
+        status = 142
+    else:
+        status = 1 if eof else 0
+    _assign_read(interp, text, names, array, raw, nchars is not None and exact, delim)
+    return status
+
+
+async def _read_record(stream: InputStream, delim: str, nchars, exact: bool, raw: bool):
+    """Read one record; returns (bytes without the delimiter, hit_eof_before_delimiter)."""
+    d = delim.encode("utf-8", "surrogateescape") if delim != "\0" else b"\0"
+    if nchars is not None:
+        out = bytearray()
+        count = 0
+        while count < nchars:
+            b = await stream.read_exactly(1)
+            if not b:
+                return bytes(out), True
+            if not exact and b == d:
+                return bytes(out), False
+            if not raw and not exact and b == b"\\":
+                nb = await stream.read_exactly(1)
+                if nb == b"\n":
+                    continue
+                out += nb
+                count += 1
+                continue
+            out += b
+            # complete a UTF-8 sequence: -n counts characters
+            lead = b[0]
+            extra = 3 if lead >= 0xF0 else 2 if lead >= 0xE0 else 1 if lead >= 0xC0 else 0
+            if extra:
+                out += await stream.read_exactly(extra)
+            count += 1
+        return bytes(out), False
+    out = bytearray()
+    while True:
+        chunk = await stream.read_until(d)
+        if not chunk:
+            return bytes(out), True
+        if chunk.endswith(d):
+            body = chunk[: -len(d)]
+            if not raw and d == b"\n" and _odd_trailing_backslashes(body):
+                out += body[:-1]
+                continue
+            out += body
+            return bytes(out), False
+        out += chunk
+        return bytes(out), True
+
+
+def _odd_trailing_backslashes(b: bytes) -> bool:
+    n = len(b) - len(b.rstrip(b"\\"))
+    return n % 2 == 1
+
+
+def _assign_read(interp, text: str, names, array, raw: bool, exact: bool, delim: str) -> None:
+    # backslash processing: remember which characters were escaped
+    chars: list[tuple[str, bool]] = []
+    if raw:
+        chars = [(c, False) for c in text]
+    else:
+        i = 0
+        while i < len(text):
+            c = text[i]
+            if c == "\\" and i + 1 < len(text):
+                chars.append((text[i + 1], True))
+                i += 2
+                continue
+            if c == "\\":
+                i += 1
+                continue
+            chars.append((c, False))
+            i += 1
+    if exact:
+        interp.assign(names[0] if names else "REPLY", "".join(c for c, _ in chars))
+        return
+    ifs = interp.ifs()
+    if ifs is None:
+        ifs = " \t\n"
+    if not names and array is None:
+        interp.assign("REPLY", "".join(c for c, _ in chars))
+        return
+    ws = "".join(c for c in ifs if c in " \t\n")
+    fields = _split_fields(chars, ifs, ws, len(names) if array is None else 0)
+    if array is not None:
+        interp.vars.unset(array) if interp.vars.lookup(array) is not None and not (
+            interp.vars.lookup(array).attrs & READONLY) else None
+        interp.assign_array(array, [(None, f, False) for f in fields])
+        return
+    for k, name in enumerate(names):
+        interp.assign(name, fields[k] if k < len(fields) else "")
+
+
+def _split_fields(chars, ifs: str, ws: str, nnames: int) -> list[str]:
+    """read's splitting: the last name takes the rest of the line (trailing IFS whitespace cut)."""
+    n = len(chars)
+    i = 0
+    while i < n and chars[i][0] in ws and not chars[i][1]:
+        i += 1
+    fields: list[str] = []
+    while i < n:
+        if nnames and len(fields) == nnames - 1:
+            rest = chars[i:]
+            # strip trailing IFS whitespace (unescaped)
+            end = len(rest)
+            while end > 0 and rest[end - 1][0] in ws and not rest[end - 1][1]:
+                end -= 1
+            rest = rest[:end]
+            # a single trailing non-whitespace delimiter is dropped too
+            if rest and rest[-1][0] in ifs and not rest[-1][1] and rest[-1][0] not in ws:
+                tail = rest[:-1]
+                if not any(c in ifs and not e for c, e in tail) or True:
+                    rest = tail if _only_delim_at_end(tail, ifs) else rest
+            fields.append("".join(c for c, _ in rest))
+            return fields
+        buf = []
+        while i < n and not (chars[i][0] in ifs and not chars[i][1]):
+            buf.append(chars[i][0])
+            i += 1
+        fields.append("".join(buf))
+        if i < n:
+            # consume one delimiter: whitespace run, optionally one non-ws char, whitespace run
+            while i < n and chars[i][0] in ws and not chars[i][1]:
+                i += 1
+            if i < n and chars[i][0] in ifs and chars[i][0] not in ws and not chars[i][1]:
+                i += 1
+                while i < n and chars[i][0] in ws and not chars[i][1]:
+                    i += 1
+    return fields
+
+
+def _only_delim_at_end(tail, ifs) -> bool:
+    return not any(c in ifs and not e for c, e in tail)
+
+
+@builtin("mapfile", "readarray")
+async def b_mapfile(interp, argv):
+    args = argv[1:]
+    delim = "\n"
+    count = 0
+    origin = 0
+    skip = 0
+    trim = False
+    fd = 0
+    callback = None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if not a.startswith("-") or a == "-":
+            break
+        c = a[1:2]
+        val = a[2:]
+        if c == "t":
+            trim = True
+            i += 1
+            continue
+        if c in "dnOsuCc":
+            if not val:
+                i += 1
+                val = args[i] if i < len(args) else ""
+            if c == "d":
+                delim = val[:1] if val else "\0"
+            elif c == "n":
+                count = int(val or 0)
+            elif c == "O":
+                origin = int(val or 0)
+            elif c == "s":
+                skip = int(val or 0)
+            elif c == "u":
+                fd = int(val or 0)
+            elif c == "C":
+                callback = val
+            i += 1
+            continue
+        await interp.diag(f"{argv[0]}: -{c}: invalid option")
+        return 2
+    name = args[i] if i < len(args) else "MAPFILE"
+    stream = interp.fds.get(fd)
+    if not isinstance(stream, InputStream):
+        await interp.diag(f"{argv[0]}: {fd}: invalid file descriptor: Bad file descriptor")
+        return 1
+    d = b"\0" if delim == "\0" else delim.encode()
+    items = []
+    n = 0
+    while True:
+        if count and len(items) >= count:
+            break
+        rec = await stream.read_until(d)
+        if not rec:
+            break
+        n += 1
+        if n <= skip:
+            continue
+        if trim and rec.endswith(d):
+            rec = rec[: -len(d)]
+        items.append(decode(rec))
+        interp.budget.check()
+    v = interp.vars.lookup(name)
+    if v is None or origin == 0:
+        interp.assign_array(name, [(str(origin + k), x, False) for k, x in enumerate(items)])
+    else:
+        for k, x in enumerate(items):
+            interp.assign_key(name, origin + k, x)
+    if callback:
+        pass
+    return 0
+
+
+@builtin("getopts")
+async def b_getopts(interp, argv):
+    if len(argv) < 3:
+        await interp.diag("getopts: usage: getopts optstring name [arg ...]")
+        return 2
+    optstring, name = argv[1], argv[2]
+    args = argv[3:] if len(argv) > 3 else list(interp.positional_list())
+    silent = optstring.startswith(":")
+    if silent:
+        optstring = optstring[1:]
+    try:
+        optind = int(interp.get_scalar("OPTIND") or "1")
+    except ValueError:
+        optind = 1
+    pos = getattr(interp, "_getopts_pos", 0)
+    if getattr(interp, "_getopts_ind", None) != optind:
+        pos = 0
+    if optind < 1:
+        optind = 1
+    if optind > len(args):
+        interp.assign(name, "?")
+        interp.assign("OPTIND", str(optind))
+        interp._getopts_ind = optind
+        return 1
+    cur = args[optind - 1]
+    if pos == 0:
+        if cur == "--":
+            interp.assign("OPTIND", str(optind + 1))
+            interp.assign(name, "?")
+            interp._getopts_ind = optind + 1
+            return 1
+        if not cur.startswith("-") or cur == "-":
+            interp.assign(name, "?")
+            interp._getopts_ind = optind
+            return 1
+        pos = 1
+    c = cur[pos]
+    pos += 1
+    at_end = pos >= len(cur)
+    idx = optstring.find(c) if c != ":" else -1
+    if idx < 0:
+        if silent:
+            interp.assign("OPTARG", c)
+        else:
+            await interp.err(f"{interp.argv0}: illegal option -- {c}\n")
+            interp.vars.unset("OPTARG")
+        interp.assign(name, "?")
+    elif idx + 1 < len(optstring) and optstring[idx + 1] == ":":
+        if not at_end:
+            interp.assign("OPTARG", cur[pos:])
+            at_end = True
+        elif optind < len(args):
+            interp.assign("OPTARG", args[optind])
+            optind += 1
+        else:
+            if silent:
+                interp.assign(name, ":")
+                interp.assign("OPTARG", c)
+            else:
+                await interp.err(f"{interp.argv0}: option requires an argument -- {c}\n")
+                interp.assign(name, "?")
+                interp.vars.unset("OPTARG")
+            optind += 1
+            interp.assign("OPTIND", str(optind))
+            interp._getopts_ind = optind
+            interp._getopts_pos = 0
+            return 0
+        interp.assign(name, c)
+    else:
+        interp.assign(name, c)
+        interp.vars.unset("OPTARG")
+    if at_end:
+        optind += 1
+        pos = 0
+    interp.assign("OPTIND", str(optind))
+    interp._getopts_ind = optind
+    interp._getopts_pos = pos
+    return 0

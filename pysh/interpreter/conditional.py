@@ -1,0 +1,262 @@
+"""``[[ ... ]]`` and the file/string tests it shares with ``test`` / ``[``."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat as _stat
+
+from pysh.interpreter import pattern as pat
+from pysh.interpreter.errors import ShellError
+from pysh.interpreter.expand import BREAK, QUOTED
+from pysh.interpreter.syntax import ast as A
+from pysh.shellkit import FileSystemError, InputStream, OutputStream
+
+FILE_UNARY = set("abcdefghkprsuwxGLNOS") | {"t"}
+STRING_UNARY = {"z", "n"}
+
+
+def file_test(interp, op: str, arg: str) -> bool:
+    """The unary file tests of test(1) and [[ ]], through the FileSystem door."""
+    if op == "t":
+        try:
+            fd = int(arg)
+        except ValueError:
+            return False
+        s = interp.fds.get(fd)
+        return bool(s is not None and s.isatty())
+    fs = interp.fs
+    if arg == "":
+        return False
+    try:
+        if op in ("h", "L"):
+            return _stat.S_ISLNK(fs.lstat(arg).st_mode)
+        st = fs.stat(arg)
+    except (FileSystemError, OSError):
+        return False
+    m = st.st_mode
+    if op in ("a", "e"):
+        return True
+    if op == "f":
+        return _stat.S_ISREG(m)
+    if op == "d":
+        return _stat.S_ISDIR(m)
+    if op == "b":
+        return _stat.S_ISBLK(m)
+    if op == "c":
+        return _stat.S_ISCHR(m)
+    if op == "p":
+        return _stat.S_ISFIFO(m)
+    if op == "S":
+        return _stat.S_ISSOCK(m)
+    if op == "s":
+        return st.st_size > 0
+    if op == "g":
+        return bool(m & _stat.S_ISGID)
+    if op == "u":
+        return bool(m & _stat.S_ISUID)
+    if op == "k":
+        return bool(m & _stat.S_ISVTX)
+    if op == "r":
+        return fs.access(arg, os.R_OK)
+    if op == "w":
+        return fs.access(arg, os.W_OK)
+    if op == "x":
+        return fs.access(arg, os.X_OK)
+    if op in ("O", "G"):
+        return True  # everything in the sandbox belongs to the sandbox user
+    if op == "N":
+        return st.st_mtime_ns > st.st_atime_ns
+    return False
+
+
+def file_compare(interp, op: str, a: str, b: str) -> bool:
+    fs = interp.fs
+    try:
+        sa = fs.stat(a)
+    except (FileSystemError, OSError):
+        sa = None
+    try:
+        sb = fs.stat(b)
+    except (FileSystemError, OSError):
+        sb = None
+    if op == "-nt":
+        return sa is not None and (sb is None or sa.st_mtime_ns > sb.st_mtime_ns)
+    if op == "-ot":
+        return sb is not None and (sa is None or sa.st_mtime_ns < sb.st_mtime_ns)
+    if op == "-ef":
+        return sa is not None and sb is not None and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+    return False
+
+
+def var_is_set(interp, name: str) -> bool:
+    if "[" in name and name.endswith("]"):
+        base, _, sub = name[:-1].partition("[")
+        v = interp.vars.lookup(base)
+        if v is None or v.value is None:
+            return False
+        if sub in ("@", "*"):
+            return bool(v.value) if isinstance(v.value, dict) else True
+        if isinstance(v.value, dict):
+            key = sub if v.is_assoc else interp._int_index(sub, v)
+            return key in v.value
+        return sub in ("0",)
+    v = interp.vars.lookup(name)
+    if v is None:
+        if name.isdigit():
+            return int(name) <= len(interp.positional_list()) if name != "0" else True
+        return interp.dynamic_var(name) is not None
+    if isinstance(v.value, dict):
+        return (0 if not v.is_assoc else "0") in v.value
+    return v.value is not None
+
+
+INT_OPS = {"-eq", "-ne", "-lt", "-le", "-gt", "-ge"}
+
+
+def int_compare(op: str, a: int, b: int) -> bool:
+    return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b,
+            "-ge": a >= b}[op]
+
+
+async def eval_cond(interp, node) -> bool:
+    t = type(node)
+    if t is A.CondAnd:
+        return await eval_cond(interp, node.left) and await eval_cond(interp, node.right)
+    if t is A.CondOr:
+        return await eval_cond(interp, node.left) or await eval_cond(interp, node.right)
+    if t is A.CondNot:
+        return not await eval_cond(interp, node.operand)
+    if t is A.CondWord:
+        return await interp.expand_word(node.word) != ""
+    if t is A.CondUnary:
+        op = node.op.lstrip("-")
+        arg = await interp.expand_word(node.arg)
+        if op == "z":
+            return arg == ""
+        if op == "n":
+            return arg != ""
+        if op == "v":
+            return var_is_set(interp, arg)
+        if op == "R":
+            v = interp.vars.lookup(arg)
+            from pysh.interpreter.state import NAMEREF
+
+            return v is not None and bool(v.attrs & NAMEREF)
+        if op == "o":
+            return arg in interp.opts
+        return file_test(interp, op, arg)
+    if t is A.CondBinary:
+        op = node.op
+        left = await interp.expand_word(node.left)
+        if op in ("==", "=", "!="):
+            p = await interp.expand_pattern(node.right)
+            m = pat.match(p, left, nocase="nocasematch" in interp.shopts)
+            return m if op != "!=" else not m
+        if op == "=~":
+            return await _regex_match(interp, left, node.right)
+        right = await interp.expand_word(node.right)
+        if op == "<":
+            return left < right
+        if op == ">":
+            return left > right
+        if op in INT_OPS:
+            a = interp.arith.evaluate_text(left) if left.strip() else 0
+            b = interp.arith.evaluate_text(right) if right.strip() else 0
+            return int_compare(op, a, b)
+        if op in ("-nt", "-ot", "-ef"):
+            return file_compare(interp, op, left, right)
+        raise ShellError(f"unexpected conditional binary operator `{op}'", status=2)
+    raise ShellError("conditional expression: unsupported node", status=2)
+
+
+async def _regex_match(interp, subject: str, word: A.Word) -> bool:
+    segs = await interp.expand_parts(word.parts, False, assign=True)
+    src = []
+    for s in segs:
+        if s is BREAK:
+            continue
+        text, kind = s
+        src.append(re.escape(text) if kind == QUOTED else text)
+    regex_src = "".join(src)
+    flags = re.I if "nocasematch" in interp.shopts else 0
+    try:
+        rx = compile_ere(regex_src, flags)
+    except re.error:
+        raise ShellError("regular expression: invalid", status=2) from None
+    m = rx.search(subject)
+    if m is None:
+        interp.vars.globals.pop("BASH_REMATCH", None)
+        from pysh.interpreter.state import Var
+
+        interp.vars.globals["BASH_REMATCH"] = Var({})
+        return False
+    from pysh.interpreter.state import Var
+
+    groups = {0: m.group(0)}
+    for i, g in enumerate(m.groups(), 1):
+        groups[i] = g if g is not None else ""
+    interp.vars.globals["BASH_REMATCH"] = Var(groups)
+    return True
+
+
+def compile_ere(src: str, flags: int = 0):
+    """POSIX ERE through the shared regex layer when present, else a small translation."""
+    try:
+        from pysh.shellkit import regex as posix_regex  # landed by the grep/sed work
+    except ImportError:
+        posix_regex = None
+    if posix_regex is not None and hasattr(posix_regex, "compile_posix"):
+        try:
+            return posix_regex.compile_posix(src, extended=True, icase=bool(flags & re.I),
+                                             bytes_mode=False)
+        except Exception:  # noqa: BLE001 - fall back to Python's syntax below
+            pass
+    return re.compile(_ere_to_python(src), flags)
+
+
+def _ere_to_python(src: str) -> str:
+    out = []
+    i, n = 0, len(src)
+    classes = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z",
+               "lower": "a-z", "space": r"\s", "blank": r" \t", "punct": r"!-/:-@\[-`{-~",
+               "xdigit": "0-9A-Fa-f", "cntrl": r"\x00-\x1f", "print": r" -~", "graph": r"!-~"}
+    while i < n:
+        c = src[i]
+        if c == "\\" and i + 1 < n:
+            out.append(src[i:i + 2])
+            i += 2
+            continue
+        if c == "[":
+            j = i + 1
+            buf = ["["]
+            if j < n and src[j] == "^":
+                buf.append("^")
+                j += 1
+            if j < n and src[j] == "]":
+                buf.append(r"\]")
+                j += 1
+            while j < n and src[j] != "]":
+                if src.startswith("[:", j):
+                    end = src.find(":]", j)
+                    if end > 0:
+                        buf.append(classes.get(src[j + 2:end], ""))
+                        j = end + 2
+                        continue
+                if src[j] == "\\":
+                    buf.append(r"\\")
+                elif src[j] == "[":
+                    buf.append(r"\[")
+                else:
+                    buf.append(src[j])
+                j += 1
+            buf.append("]")
+            out.append("".join(buf))
+            i = j + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+_ = (InputStream, OutputStream)

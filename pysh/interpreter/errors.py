@@ -1,0 +1,70 @@
+"""Control flow and error signals of the runner."""
+
+from __future__ import annotations
+
+
+class ShellError(Exception):
+    """A diagnostic for the script: printed as ``pysh: line N: <message>``."""
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class ExpansionError(ShellError):
+    """A failed expansion, and what bash does about it in a non-interactive shell:
+
+    * ``"exit"``: the shell exits (``${x:?}``, an unbound variable with ``set -u``);
+    * ``"line"``: the rest of the current input line is abandoned (arithmetic
+      errors, bad substitutions) and the shell goes on with the next line;
+    * ``"command"``: only the command fails.
+    """
+
+    def __init__(self, message: str, status: int = 1, action: str = "exit", limit: bool = False,
+                 fatal: bool | None = None):
+        super().__init__(message, status)
+        if fatal is not None:
+            action = "exit" if fatal else "command"
+        self.action = action
+        self.limit = limit
+
+    @property
+    def fatal(self) -> bool:
+        return self.action == "exit"
+
+
+class AbortLine(BaseException):
+    """Abandon the current top-level input line (an expansion error bash does not exit on)."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class NounsetError(ExpansionError):
+    def __init__(self, name: str):
+        super().__init__(f"{name}: unbound variable", status=1)
+
+
+class ExitShell(BaseException):
+    """``exit``, errexit, or a fatal error: unwinds to the shell (or subshell) boundary."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class ReturnFromFunction(BaseException):
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class LoopControl(BaseException):
+    """``break N`` / ``continue N``."""
+
+    def __init__(self, kind: str, levels: int):
+        super().__init__(kind, levels)
+        self.kind = kind
+        self.levels = levels

@@ -1,0 +1,770 @@
+"""Word expansion in bash's order: brace, tilde, parameter, arithmetic, command and
+process substitution, word splitting, pathname expansion, quote removal.
+
+Parts expand to *segments*: ``(text, kind)`` with kind LIT (unquoted literal:
+glob-active, never split), QUOTED (neither), EXP (an unquoted expansion
+result: split on IFS and glob-active); ``BREAK`` forces a field boundary
+(``"$@"``, array elements). Fields are then built from segments.
+"""
+
+from __future__ import annotations
+
+from pysh.interpreter import pattern as pat
+from pysh.interpreter.errors import ExpansionError, NounsetError
+from pysh.interpreter.state import ARRAY, ASSOC, EXPORT, INTEGER, LOWER, READONLY, UPPER, Var
+from pysh.interpreter.syntax import ast as A
+
+LIT, QUOTED, EXP = 0, 1, 2
+BREAK = None
+
+DEFAULT_IFS = " \t\n"
+
+
+class Field:
+    """One resulting word: its value, its pattern form, and whether it may glob."""
+
+    __slots__ = ("value", "pattern", "glob")
+
+    def __init__(self, value: str, pattern: str, glob: bool):
+        self.value = value
+        self.pattern = pattern
+        self.glob = glob
+
+
+def _segs_to_fields(segs: list, ifs: str | None, split: bool) -> list[Field]:
+    """Assemble fields, splitting EXP segments on IFS."""
+    if ifs is None:
+        ifs = DEFAULT_IFS
+    ifs_ws = "".join(c for c in ifs if c in " \t\n")
+    ifs_other = "".join(c for c in ifs if c not in " \t\n")
+    out: list[Field] = []
+    val: list[str] = []
+    patt: list[str] = []
+    globby = False
+    exists = False
+    after_ws = False  # a whitespace delimiter just ended a field
+
+    def finish():
+        nonlocal val, patt, globby, exists
+        out.append(Field("".join(val), "".join(patt), globby))
+        val, patt, globby, exists = [], [], False, False
+
+    for seg in segs:
+        if seg is BREAK:
+            if exists:
+                finish()
+            after_ws = False
+            continue
+        text, kind = seg
+        if kind == QUOTED:
+            val.append(text)
+            patt.append(pat.escape(text))
+            exists = True
+            after_ws = False
+            continue
+        if kind == LIT:
+            if text:
+                val.append(text)
+                patt.append(text)
+                globby = True
+                exists = True
+                after_ws = False
+            continue
+        # EXP
+        if not split or not ifs or not text:
+            if text:
+                val.append(text)
+                patt.append(_escape_backslashes(text))
+                globby = True
+                exists = True
+                after_ws = False
+            continue
+        i, n = 0, len(text)
+        while i < n:
+            c = text[i]
+            if c in ifs_ws:
+                if exists:
+                    finish()
+                    after_ws = True
+                while i < n and text[i] in ifs_ws:
+                    i += 1
+                continue
+            if c in ifs_other:
+                if not after_ws:
+                    finish()
+                after_ws = False
+                i += 1
+                while i < n and text[i] in ifs_ws:
+                    i += 1
+                continue
+            j = i
+            while j < n and text[j] not in ifs:
+                j += 1
+            chunk = text[i:j]
+            val.append(chunk)
+            patt.append(_escape_backslashes(chunk))
+            globby = True
+            exists = True
+            after_ws = False
+            i = j
+    if exists:
+        finish()
+    return out
+
+
+def _escape_backslashes(text: str) -> str:
+    # Backslashes that come from an expansion are literal in the pattern.
+    return text.replace("\\", "\\\\") if "\\" in text else text
+
+
+def brace_expand(parts: list, limit: int) -> list[list]:
+    """Brace expansion over a word's parts (``{a,b}``, ``{1..5}``), left to right."""
+    for i, p in enumerate(parts):
+        t = type(p)
+        if t is A.Brace:
+            alts = []
+            for alt in p.alts:
+                alts.extend(brace_expand(alt, limit))
+            prefix, rest = parts[:i], brace_expand(parts[i + 1:], limit)
+            if len(alts) * len(rest) > limit:
+                raise ExpansionError("brace expansion: limit exceeded "
+                                     f"({limit} words)", status=126, limit=True)
+            return [prefix + a + r for a in alts for r in rest]
+        if t is A.BraceRange:
+            items = _brace_range(p, limit)
+            if items is None:
+                continue
+            prefix, rest = parts[:i], brace_expand(parts[i + 1:], limit)
+            if len(items) * len(rest) > limit:
+                raise ExpansionError("brace expansion: limit exceeded "
+                                     f"({limit} words)", status=126, limit=True)
+            return [prefix + [A.Lit(x)] + r for x in items for r in rest]
+    return [parts]
+
+
+def _brace_range(p: A.BraceRange, limit: int) -> list[str] | None:
+    start, end, step_s = p.start, p.end, p.step
+    try:
+        step = int(step_s) if step_s is not None else None
+    except ValueError:
+        return None
+
+    def is_int(s: str) -> bool:
+        return s.lstrip("-+").isdigit()
+
+    if is_int(start) and is_int(end):
+        a, b = int(start), int(end)
+        st = abs(step) if step else 1
+        count = abs(b - a) // st + 1
+        if count > limit:
+            raise ExpansionError(f"brace expansion: limit exceeded ({limit} words)",
+                                 status=126, limit=True)
+        width = 0
+        for s in (start, end):
+            digits = s.lstrip("-+")
+            if len(digits) > 1 and digits.startswith("0"):
+                width = max(width, len(s))
+        rng = range(a, b + 1, st) if a <= b else range(a, b - 1, -st)
+        if width:
+            return [f"{v:0{width}d}" if v >= 0 else "-" + f"{-v:0{width - 1}d}" for v in rng]
+        return [str(v) for v in rng]
+    if len(start) == 1 and len(end) == 1 and not is_int(start) and not is_int(end):
+        a, b = ord(start), ord(end)
+        st = abs(step) if step else 1
+        rng = range(a, b + 1, st) if a <= b else range(a, b - 1, -st)
+        return [chr(v) for v in rng]
+    return None
+
+
+class Expander:
+    """Word expansion, mixed into the interpreter (it uses ``self`` for state)."""
+
+    # -- entry points -------------------------------------------------------
+    async def expand_words(self, words: list) -> list[str]:
+        """Full expansion of command words to fields (with globbing)."""
+        out: list[str] = []
+        limit = self.budget.limits.max_brace_expansion
+        decl = None
+        for w in words:
+            if type(w) is A.Assign:
+                # an assignment argument of a declaration builtin: expanded once, here
+                prepared = await self.prepare_assign(w)
+                if decl is None:
+                    decl = {}
+                decl[len(out)] = (w, prepared)
+                out.append(await self.assign_word_text(w, prepared))
+                continue
+            parts = w.parts
+            # fast path: a single plain literal without glob characters
+            if len(parts) == 1 and type(parts[0]) is A.Lit and not pat.has_glob(parts[0].text):
+                out.append(parts[0].text)
+                continue
+            for bparts in brace_expand(parts, limit) if _has_brace(parts) else (parts,):
+                segs = await self.expand_parts(bparts, False)
+                for f in _segs_to_fields(segs, self.ifs(), True):
+                    out.extend(self.glob_field(f))
+        self.decl_assigns = decl or {}
+        return out
+
+    async def expand_word(self, word: A.Word) -> str:
+        """Expansion to one string, no splitting or globbing (assignments, here-strings)."""
+        parts = word.parts
+        if len(parts) == 1 and type(parts[0]) is A.Lit:
+            return parts[0].text
+        segs = await self.expand_parts(parts, False, assign=True)
+        return "".join(" " if s is BREAK else s[0] for s in segs)
+
+    async def expand_key(self, word: A.Word) -> str:
+        """An associative array key. The parser keeps subscripts as arithmetic text,
+        so quotes may still sit inside literal parts: remove them here."""
+        segs = await self.expand_parts(word.parts, False, assign=True)
+        out = []
+        for s in segs:
+            if s is BREAK:
+                out.append(" ")
+            elif s[1] == LIT:
+                out.append(_dequote(s[0]))
+            else:
+                out.append(s[0])
+        return "".join(out)
+
+    async def expand_pattern(self, word: A.Word | None) -> str:
+        """A pattern string: quoted characters escaped, the rest live."""
+        if word is None:
+            return ""
+        segs = await self.expand_parts(word.parts, False, assign=True)
+        out = []
+        for s in segs:
+            if s is BREAK:
+                out.append(" ")
+                continue
+            text, kind = s
+            out.append(pat.escape(text) if kind == QUOTED else text)
+        return "".join(out)
+
+    async def expand_redirect_target(self, word: A.Word) -> str | None:
+        """One word for a redirection target; None when ambiguous."""
+        fields = []
+        for bparts in brace_expand(word.parts, self.budget.limits.max_brace_expansion):
+            segs = await self.expand_parts(bparts, False)
+            for f in _segs_to_fields(segs, self.ifs(), True):
+                fields.extend(self.glob_field(f))
+        if len(fields) != 1:
+            return None
+        return fields[0]
+
+    def glob_field(self, f: Field) -> list[str]:
+        if not f.glob or "noglob" in self.opts or not pat.has_glob(f.pattern):
+            return [f.value]
+        sh = self.shopts
+        matches = self.glob(f.pattern, "dotglob" in sh, "nocaseglob" in sh, "globstar" in sh)
+        if matches:
+            return matches
+        if "failglob" in sh:
+            raise ExpansionError(f"no match: {f.value}", status=1, action="line")
+        if "nullglob" in sh:
+            return []
+        return [f.value]
+
+    # -- parts --------------------------------------------------------------
+    async def expand_parts(self, parts: list, quoted: bool, assign: bool = False) -> list:
+        segs: list = []
+        q = QUOTED if quoted else None
+        for p in parts:
+            t = type(p)
+            if t is A.Lit:
+                segs.append((p.text, q if q is not None else LIT))
+            elif t is A.SQ or t is A.Esc or t is A.AnsiC:
+                segs.append((p.text, QUOTED))
+            elif t is A.DQ:
+                inner = await self.expand_parts(p.parts, True, assign)
+                if not inner and not _dq_only_at(p.parts):
+                    segs.append(("", QUOTED))
+                else:
+                    segs.extend(inner)
+            elif t is A.Param:
+                segs.extend(await self.expand_param(p, quoted, assign))
+            elif t is A.CommandSub:
+                text = await self.command_substitution(p)
+                segs.append((text, QUOTED if quoted else EXP))
+            elif t is A.ArithSub:
+                segs.append((str(await self.eval_arith_expr(p.expr)), QUOTED if quoted else EXP))
+            elif t is A.Tilde:
+                segs.append((self.tilde(p.user), QUOTED))
+            elif t is A.ProcSub:
+                segs.append((await self.process_substitution(p), QUOTED))
+            elif t is A.ExtGlob:
+                segs.append((p.op + "(", LIT))
+                segs.extend(await self.expand_parts(p.parts, quoted, assign))
+                segs.append((")", LIT))
+            elif t is A.Brace:
+                # a brace left unexpanded (in an assignment): its source text
+                segs.append((_brace_text(p), q if q is not None else LIT))
+            elif t is A.BraceRange:
+                segs.append((p.text or f"{{{p.start}..{p.end}}}", q if q is not None else LIT))
+            elif t is A.BadSubst:
+                raise ExpansionError(f"{p.text}: bad substitution", status=1, action="line")
+            else:
+                raise ExpansionError(f"unsupported word part {t.__name__}", status=1)
+        return segs
+
+    def tilde(self, user: str) -> str:
+        if user == "":
+            home = self.get_scalar("HOME")
+            return home if home is not None else self.session.home
+        if user == "+":
+            return self.get_scalar("PWD") or self.cwd
+        if user == "-":
+            old = self.get_scalar("OLDPWD")
+            return old if old is not None else "~-"
+        if user == self.session.user:
+            return self.session.home
+        if user in ("+", "-") or user[:1] in "+-" and user[1:].isdigit():
+            return self.dirs_entry(user)
+        return "~" + user
+
+    # -- parameters -----------------------------------------------------------
+    async def expand_param(self, p: A.Param, quoted: bool, assign: bool = False) -> list:
+        name = p.name
+        op = p.op
+        # ${!prefix*} / ${!prefix@}
+        if op in ("!*", "!@"):
+            names = sorted(n for n in self.vars.all_names() if n.startswith(name)
+                           and self.vars.lookup(n) is not None and self.vars.lookup(n).value is not None)
+            if op == "!*" and not quoted and self.ifs() == "":
+                return [("".join(names), EXP)] if names else []
+            return self._multi(names, quoted, star=(op == "!*"), assign=assign)
+        index = p.index
+        is_all = index is not None and index.text in ("@", "*")
+        if p.indirect:
+            if is_all:  # ${!a[@]}: the keys
+                keys = self.array_keys(name)
+                return self._multi(keys, quoted, star=(index.text == "*"))
+            target = self.get_param_value(name)
+            if target is None:
+                if "nounset" in self.opts:
+                    raise NounsetError(name)
+                raise ExpansionError(f"{name}: invalid indirect expansion", status=1, action="line")
+            name, index, is_all = self._parse_indirect(target)
+        if p.length:
+            return [(await self._length(name, index, is_all), QUOTED if quoted else EXP)]
+
+        # values: a list (for @ / * forms) or one string / None (unset)
+        multi = name in ("@", "*") or is_all
+        star = name == "*" or (is_all and index.text == "*")
+        if multi:
+            values = self.positional_list() if name in ("@", "*") else self.array_values(name)
+            is_set = bool(values) if name in ("@", "*") else self.vars.lookup(name) is not None
+            value = None
+        else:
+            value = await self.get_indexed(name, index) if index is not None else self.get_param_value(name)
+            is_set = value is not None
+            values = None
+
+        if op is None:
+            if not multi and value is None and "nounset" in self.opts and name not in ("@", "*"):
+                raise NounsetError(self._param_display(name, index))
+            if multi:
+                return self._multi(values, quoted, star, assign)
+            return [(value or "", QUOTED if quoted else EXP)]
+
+        if op in (":-", "-", ":=", "=", ":?", "?", ":+", "+"):
+            colon = op[0] == ":"
+            base = op[-1]
+            if multi:
+                empty = not values or (colon and star and "".join(values) == "") or (
+                    colon and not star and all(v == "" for v in values) and len(values) <= 1)
+                present = is_set and not (colon and empty)
+                if not values:
+                    present = False
+            else:
+                present = is_set and not (colon and value == "")
+            if base == "-":
+                if present:
+                    return self._multi(values, quoted, star, assign) if multi else [(value, QUOTED if quoted else EXP)]
+                return await self._operand(p.arg, quoted, assign)
+            if base == "+":
+                if present:
+                    return await self._operand(p.arg, quoted, assign)
+                return [("", QUOTED)] if quoted else []
+            if base == "=":
+                if present:
+                    return self._multi(values, quoted, star) if multi else [(value, QUOTED if quoted else EXP)]
+                if multi or name.isdigit() or name in "@*#?-$!":
+                    raise ExpansionError(f"${name}: cannot assign in this way", status=1, action="line")
+                new = await self.expand_word(p.arg) if p.arg else ""
+                if index is not None:
+                    await self.assign_index(name, index, new)
+                else:
+                    self.assign(name, new)
+                new = self.get_param_value(name) if index is None else new
+                return [(new or "", QUOTED if quoted else EXP)]
+            # '?'
+            if present:
+                return self._multi(values, quoted, star) if multi else [(value, QUOTED if quoted else EXP)]
+            msg = await self.expand_word(p.arg) if p.arg else (
+                "parameter null or not set" if colon else "parameter not set")
+            raise ExpansionError(f"{self._param_display(name, index)}: {msg}", status=127
+                                 if not self.interactive else 1, fatal=True)
+
+        # every other operator works on the value(s)
+        if multi:
+            items = list(values)
+        else:
+            if value is None and "nounset" in self.opts:
+                raise NounsetError(self._param_display(name, index))
+            items = [value or ""]
+
+        if op in ("#", "##", "%", "%%"):
+            pattern = await self.expand_pattern(p.arg)
+            nocase = False
+            if op[0] == "#":
+                items = [pat.strip_prefix(s, pattern, op == "##", nocase) for s in items]
+            else:
+                items = [pat.strip_suffix(s, pattern, op == "%%", nocase) for s in items]
+        elif op in ("/", "//", "/#", "/%"):
+            pattern = await self.expand_pattern(p.arg)
+            rep = await self._replacement(p.arg2)
+            items = [self._substitute(s, pattern, rep, op) for s in items]
+        elif op == ":":
+            return await self._slice(p, name, index, multi, star, items, quoted)
+        elif op in ("^", "^^", ",", ",,"):
+            pattern = await self.expand_pattern(p.arg) if p.arg is not None else None
+            items = [_case_mod(s, op, pattern) for s in items]
+        elif op.startswith("@"):
+            items = self._transform(op[1], name, index, multi, items)
+            if items is None:
+                return [] if not quoted else [("", QUOTED)]
+        else:
+            raise ExpansionError(f"${{{name}{op}}}: bad substitution", status=1, action="line")
+        if multi:
+            return self._multi(items, quoted, star)
+        return [(items[0], QUOTED if quoted else EXP)]
+
+    async def _operand(self, word, quoted: bool, assign: bool) -> list:
+        """The word of ${x:-word} / ${x:+word}: unquoted, its literal text is split too."""
+        segs = await self.expand_parts(word.parts if word else [], quoted, assign)
+        if quoted or assign:
+            return segs
+        return [s if s is BREAK or s[1] != LIT else (s[0], EXP) for s in segs]
+
+    def _param_display(self, name: str, index) -> str:
+        if index is None:
+            return name
+        return f"{name}[{index.text}]"
+
+    def _multi(self, values: list[str], quoted: bool, star: bool, assign: bool = False) -> list:
+        if (quoted or assign) and star:
+            ifs = self.ifs()
+            sep = DEFAULT_IFS[0] if ifs is None else ifs[:1]
+            return [(sep.join(values), QUOTED)]
+        if assign:
+            return [(" ".join(values), QUOTED)]
+        if not quoted:
+            # bash joins the elements with IFS's first character, then splits the result
+            # (so empty elements survive a non-whitespace IFS); with IFS null they stay apart
+            ifs = self.ifs()
+            sep = DEFAULT_IFS[0] if ifs is None else ifs[:1]
+            if sep:
+                return [(sep.join(values), EXP)] if values else []
+        segs: list = []
+        kind = QUOTED if quoted else EXP
+        for i, v in enumerate(values):
+            if i:
+                segs.append(BREAK)
+            segs.append((v, kind))
+        return segs
+
+    def _parse_indirect(self, target: str):
+        if "[" in target and target.endswith("]"):
+            base, _, sub = target[:-1].partition("[")
+            idx = A.ArithExpr(A.Word([A.Lit(sub)], sub), None, sub)
+            return base, idx, sub in ("@", "*")
+        if not (target.isidentifier() or target.isdigit() or target in ("@", "*", "#", "?", "-", "$", "!", "0")):
+            raise ExpansionError(f"{target}: invalid variable name", status=1, action="line")
+        return target, None, False
+
+    async def _length(self, name: str, index, is_all: bool) -> str:
+        if name in ("@", "*"):
+            return str(len(self.positional_list()))
+        if is_all:
+            return str(len(self.array_values(name)))
+        if index is not None:
+            v = await self.get_indexed(name, index)
+        else:
+            v = self.get_param_value(name)
+            if v is None and "nounset" in self.opts:
+                raise NounsetError(name)
+        return str(len(v or ""))
+
+    async def _replacement(self, word):
+        """The replacement of ${x/p/r}: a list of (text, is_ampersand) honouring patsub_replacement."""
+        if word is None:
+            return [("", False)]
+        segs = await self.expand_parts(word.parts, False, assign=True)
+        amp = "patsub_replacement" in self.shopts
+        out = []
+        for s in segs:
+            if s is BREAK:
+                out.append((" ", False))
+                continue
+            text, kind = s
+            if kind == QUOTED or not amp:
+                out.append((text, False))
+                continue
+            # unquoted: '&' is the match, '\&' a literal '&', '\\' a backslash
+            buf = []
+            i = 0
+            while i < len(text):
+                c = text[i]
+                if c == "\\" and i + 1 < len(text) and text[i + 1] in "&\\":
+                    buf.append(text[i + 1])
+                    i += 2
+                    continue
+                if c == "&":
+                    if buf:
+                        out.append(("".join(buf), False))
+                        buf = []
+                    out.append(("", True))
+                    i += 1
+                    continue
+                buf.append(c)
+                i += 1
+            if buf:
+                out.append(("".join(buf), False))
+        return out
+
+    def _substitute(self, s: str, pattern: str, rep: list, op: str) -> str:
+        def render(matched: str) -> str:
+            return "".join(matched if is_amp else t for t, is_amp in rep)
+
+        if op == "/#":
+            m = pat.find_match(s, pattern, 0, "#")
+            return s if m is None else render(s[m[0]:m[1]]) + s[m[1]:]
+        if op == "/%":
+            m = pat.find_match(s, pattern, 0, "%")
+            return s if m is None else s[:m[0]] + render(s[m[0]:m[1]])
+        if pattern == "":
+            return s
+        out = []
+        i = 0
+        n = len(s)
+        while i <= n:
+            m = pat.find_match(s, pattern, i)
+            if m is None:
+                break
+            a, b = m
+            if b == a:  # an empty match: bash moves on one character
+                if a >= n:
+                    break
+                out.append(s[i:a + 1])
+                i = a + 1
+                if op == "/":
+                    break
+                continue
+            out.append(s[i:a])
+            out.append(render(s[a:b]))
+            i = b
+            if op == "/":
+                break
+        out.append(s[i:])
+        return "".join(out)
+
+    async def _slice(self, p, name, index, multi, star, items, quoted):
+        off = await self.eval_arith_expr(p.offset) if p.offset is not None else 0
+        length = await self.eval_arith_expr(p.length_expr) if p.length_expr is not None else None
+        if multi:
+            if name in ("@", "*"):
+                items = [self.get_param_value("0") or ""] + items
+            elif self.is_assoc(name):
+                pass
+            else:
+                # sparse arrays slice by index, not position
+                arr = self.array_items(name)
+                if off < 0:
+                    off = len(arr) + off
+                    if off < 0:
+                        return [] if not quoted or not star else [("", QUOTED)]
+                    sel = [v for _, v in arr][off:]
+                else:
+                    sel = [v for k, v in arr if k >= off]
+                if length is not None:
+                    if length < 0:
+                        raise ExpansionError(f"{length}: substring expression < 0", status=1, action="line")
+                    sel = sel[:length]
+                return self._multi(sel, quoted, star)
+            n = len(items)
+            if off < 0:
+                off = n + off
+                if off < 0:
+                    return self._multi([], quoted, star)
+            if length is not None:
+                if length < 0:
+                    raise ExpansionError(f"{length}: substring expression < 0", status=1, action="line")
+                sel = items[off:off + length]
+            else:
+                sel = items[off:]
+            return self._multi(sel, quoted, star)
+        s = items[0]
+        n = len(s)
+        if off < 0:
+            off = n + off
+            if off < 0:
+                return [("", QUOTED if quoted else EXP)]
+        if length is None:
+            r = s[off:]
+        elif length < 0:
+            end = n + length
+            if end < off:
+                raise ExpansionError(f"{length}: substring expression < 0", status=1, action="line")
+            r = s[off:end]
+        else:
+            r = s[off:off + length]
+        return [(r, QUOTED if quoted else EXP)]
+
+    def _transform(self, letter: str, name: str, index, multi: bool, items: list[str]):
+        if letter == "Q":
+            return [shell_quote(s) for s in items]
+        if letter == "E":
+            from pysh.interpreter.printf import ansi_c_unescape
+
+            return [ansi_c_unescape(s) for s in items]
+        if letter == "P":
+            return [self.prompt_expand(s) for s in items]
+        if letter == "U":
+            return [s.upper() for s in items]
+        if letter == "L":
+            return [s.lower() for s in items]
+        if letter == "u":
+            return [s[:1].upper() + s[1:] for s in items]
+        if letter == "a":
+            var = self.vars.lookup(name)
+            return [attr_letters(var) if var is not None else "" for _ in items]
+        if letter in ("A", "K", "k"):
+            var = self.vars.lookup(name)
+            if letter == "A":
+                if var is None or var.value is None:
+                    return None
+                return [self.declare_text(name, var, assignment_only=True)]
+            if var is not None and isinstance(var.value, dict):
+                pairs = []
+                for k, v in (var.value.items() if var.attrs & ASSOC else sorted(var.value.items())):
+                    kk = shell_quote(str(k)) if var.attrs & ASSOC else str(k)
+                    if letter == "K":
+                        pairs.append(f"{kk} {shell_quote(v)}")
+                    else:
+                        pairs.extend([str(k), v])
+                return [" ".join(pairs)] if letter == "K" else pairs
+            return [shell_quote(s) for s in items] if letter == "K" else items
+        raise ExpansionError(f"${{{name}@{letter}}}: bad substitution", status=1)
+
+
+def _dequote(text: str) -> str:
+    """Quote removal on raw text ('...', "...", backslashes)."""
+    if not any(c in text for c in "'\"\\"):
+        return text
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "'":
+            j = text.find("'", i + 1)
+            if j < 0:
+                out.append(text[i + 1:])
+                break
+            out.append(text[i + 1:j])
+            i = j + 1
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                if text[i] == "\\" and i + 1 < n and text[i + 1] in '"\\$`':
+                    i += 1
+                out.append(text[i])
+                i += 1
+            i += 1
+        elif c == "\\" and i + 1 < n:
+            out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _case_mod(s: str, op: str, pattern: str | None) -> str:
+    def ok(c: str) -> bool:
+        return pattern is None or pattern == "" or pat.match(pattern, c)
+
+    if op == "^^":
+        return "".join(c.upper() if ok(c) else c for c in s)
+    if op == ",,":
+        return "".join(c.lower() if ok(c) else c for c in s)
+    if not s:
+        return s
+    c = s[0]
+    if ok(c):
+        c = c.upper() if op == "^" else c.lower()
+    return c + s[1:]
+
+
+def _has_brace(parts: list) -> bool:
+    for p in parts:
+        t = type(p)
+        if t is A.Brace or t is A.BraceRange:
+            return True
+    return False
+
+
+def _dq_only_at(parts: list) -> bool:
+    """True for "$@" / "${a[@]}" alone in quotes: they may vanish entirely."""
+    if not parts:
+        return False
+    for p in parts:
+        if type(p) is not A.Param:
+            return False
+        if not (p.name == "@" or (p.index is not None and p.index.text == "@") or p.op == "!@"):
+            return False
+    return True
+
+
+def _brace_text(p) -> str:
+    out = []
+    for alt in p.alts:
+        out.append("".join(getattr(x, "text", "") for x in alt))
+    return "{" + ",".join(out) + "}"
+
+
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+
+
+def shell_quote(s: str) -> str:
+    """Quote like bash's ${x@Q} / printf %q style used for `set -x` and declare -p."""
+    if s == "":
+        return "''"
+    if all(c in _SAFE for c in s):
+        return "'" + s + "'"
+    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+        from pysh.interpreter.printf import ansi_c_quote
+
+        return ansi_c_quote(s)
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def attr_letters(var: Var) -> str:
+    out = []
+    a = var.attrs
+    if a & ARRAY or (isinstance(var.value, dict) and not a & ASSOC):
+        out.append("a")
+    if a & ASSOC:
+        out.append("A")
+    if a & INTEGER:
+        out.append("i")
+    if a & LOWER:
+        out.append("l")
+    if a & READONLY:
+        out.append("r")
+    if a & UPPER:
+        out.append("u")
+    if a & EXPORT:
+        out.append("x")
+    return "".join(out)

@@ -1,0 +1,130 @@
+"""Pathname expansion through the FileSystem door."""
+
+from __future__ import annotations
+
+from pysh.interpreter import pattern as pat
+from pysh.shellkit import FileSystem, FileSystemError
+
+
+def _split(p: str) -> list[str]:
+    """Split an escaped pattern on unescaped '/'."""
+    parts, cur, i, n = [], [], 0, len(p)
+    while i < n:
+        c = p[i]
+        if c == "\\" and i + 1 < n:
+            cur.append(p[i:i + 2])
+            i += 2
+            continue
+        if c == "/":
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    parts.append("".join(cur))
+    return parts
+
+
+def _join(base: str, name: str) -> str:
+    if base == "":
+        return name
+    if base.endswith("/"):
+        return base + name
+    return base + "/" + name
+
+
+def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = False,
+         globstar: bool = False, extglob: bool = True) -> list[str]:
+    """Matches of an escaped pattern, sorted; [] when nothing matches."""
+    comps = _split(pattern)
+    if comps[0] == "" and len(comps) > 1:  # absolute
+        paths = ["/"]
+        comps = comps[1:]
+    else:
+        paths = [""]
+    trailing_slash = len(comps) > 1 and comps[-1] == ""
+    if trailing_slash:
+        comps = comps[:-1]
+    # the last component that holds a glob character
+    last_glob = max((i for i, c in enumerate(comps) if pat.has_glob(c, extglob)), default=-1)
+    for idx, comp in enumerate(comps):
+        if comp == "":
+            paths = [p + "/" if not p.endswith("/") else p for p in paths]
+            continue
+        if not pat.has_glob(comp, extglob):
+            lit = pat.unescape(comp)
+            paths = [_join(p, lit) for p in paths]
+            continue
+        is_last = idx == len(comps) - 1
+        if globstar and comp == "**":
+            paths = _globstar(fs, paths, dotglob, dirs_only=not is_last or trailing_slash)
+            continue
+        matcher = pat.compile_pattern(comp, nocase=nocase, extglob=extglob)
+        explicit_dot = pat.unescape(comp[:2]).startswith(".") or comp.startswith("\\.")
+        new: list[str] = []
+        for base in paths:
+            try:
+                entries = fs.scandir(base or ".")
+            except (FileSystemError, OSError):
+                continue
+            names = sorted(e.name for e in entries if (is_last and not trailing_slash) or _is_dir(fs, base, e))
+            for name in names:
+                if name.startswith(".") and not explicit_dot and not dotglob:
+                    continue
+                if name in (".", ".."):
+                    continue
+                if matcher.fullmatch(name):
+                    new.append(_join(base, name))
+        paths = new
+        if not paths:
+            return []
+    if last_glob < 0:
+        return []
+    if last_glob < len(comps) - 1 or trailing_slash:
+        paths = [p for p in paths if _exists(fs, p, trailing_slash)]
+    if trailing_slash:
+        paths = [p + "/" for p in paths]
+    return sorted(paths)
+
+
+def _is_dir(fs: FileSystem, base: str, entry) -> bool:
+    if entry.type == "d":
+        return True
+    if entry.type == "l":
+        return fs.is_dir(_join(base, entry.name) if base else entry.name)
+    return False
+
+
+def _exists(fs: FileSystem, path: str, want_dir: bool) -> bool:
+    if want_dir:
+        return fs.is_dir(path)
+    return fs.lexists(path)
+
+
+def _globstar(fs: FileSystem, paths: list[str], dotglob: bool, dirs_only: bool) -> list[str]:
+    """``**``: zero or more directory levels (files too when it is the last component)."""
+    out: list[str] = []
+    for base in paths:
+        if dirs_only:
+            out.append(base)
+        stack = [base]
+        while stack:
+            d = stack.pop()
+            try:
+                entries = sorted(fs.scandir(d or "."), key=lambda e: e.name)
+            except (FileSystemError, OSError):
+                continue
+            subdirs = []
+            for e in entries:
+                if e.name.startswith(".") and not dotglob:
+                    continue
+                p = _join(d, e.name)
+                if e.type == "d":
+                    out.append(p)
+                    subdirs.append(p)
+                elif not dirs_only:
+                    out.append(p)
+            stack.extend(reversed(subdirs))
+    if dirs_only:
+        return out
+    return out

@@ -1,0 +1,435 @@
+"""Shell patterns (glob syntax, with extglob) compiled to matchers.
+
+A pattern arrives as a string in which every quoted character is preceded by
+a backslash (``escape()`` builds that), so quoting survives into matching.
+Patterns without ``!(...)`` become Python regexes; ``!(...)`` needs a real
+backtracking matcher, so those patterns are matched by :class:`_Backtrack`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+GLOB_CHARS = frozenset("*?[")
+_EXT_OPS = frozenset("@*+?!")
+
+# POSIX classes (ASCII, as in the C locale; bash in C.UTF-8 is close enough here)
+_CLASSES = {
+    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
+    "space": r" \t\n\r\f\v", "blank": r" \t", "punct": r"!-/:-@\[-`{-~", "xdigit": "0-9A-Fa-f",
+    "cntrl": r"\x00-\x1f\x7f", "print": r" -~", "graph": r"!-~", "word": r"a-zA-Z0-9_",
+}
+
+
+def escape(text: str) -> str:
+    """Make every character of ``text`` literal in a pattern."""
+    out = []
+    for c in text:
+        if c in "*?[]\\()|@+!":
+            out.append("\\")
+        out.append(c)
+    return "".join(out)
+
+
+def has_glob(pattern: str, extglob: bool = True) -> bool:
+    """True when an unescaped glob character is present."""
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in GLOB_CHARS:
+            return True
+        if extglob and c in _EXT_OPS and i + 1 < n and pattern[i + 1] == "(":
+            return True
+        i += 1
+    return False
+
+
+def unescape(pattern: str) -> str:
+    """The literal text of a pattern (backslashes removed)."""
+    if "\\" not in pattern:
+        return pattern
+    out = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            out.append(pattern[i + 1])
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+# -- parsing into elements -------------------------------------------------
+# ("lit", text) ("star",) ("one",) ("set", regex_class) ("ext", op, [alternatives])
+
+
+def _parse_bracket(p: str, i: int) -> tuple[str, int] | None:
+    """Parse ``[...]`` at p[i] == '['; returns (regex class, index after) or None (literal '[')."""
+    n = len(p)
+    j = i + 1
+    negate = False
+    if j < n and p[j] in "!^":
+        negate = True
+        j += 1
+    items: list[str] = []
+    first = True
+    while j < n:
+        c = p[j]
+        if c == "]" and not first:
+            cls = "".join(items)
+            if not cls:
+                return None
+            return ("[^" if negate else "[") + cls + "]", j + 1
+        first = False
+        if c == "[" and j + 1 < n and p[j + 1] in ":.=":
+            kind = p[j + 1]
+            end = p.find(kind + "]", j + 2)
+            if end < 0:
+                items.append(re.escape(c))
+                j += 1
+                continue
+            name = p[j + 2:end]
+            if kind == ":":
+                items.append(_CLASSES.get(name, ""))
+            else:
+                items.append(re.escape(name))
+            j = end + 2
+            continue
+        if c == "\\" and j + 1 < n:
+            c = p[j + 1]
+            j += 1
+        # a range?
+        if j + 2 < n and p[j + 1] == "-" and p[j + 2] != "]":
+            hi = p[j + 2]
+            k = j + 3
+            if hi == "\\" and j + 3 < n:
+                hi = p[j + 3]
+                k = j + 4
+            if ord(hi) >= ord(c):
+                items.append(re.escape(c) + "-" + re.escape(hi))
+            j = k
+            continue
+        items.append(re.escape(c))
+        j += 1
+    return None
+
+
+def _find_close(p: str, i: int) -> int:
+    """Index of the ')' closing the '(' at p[i], or -1."""
+    depth = 0
+    n = len(p)
+    while i < n:
+        c = p[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == "[":
+            br = _parse_bracket(p, i)
+            if br is not None:
+                i = br[1]
+                continue
+        i += 1
+    return -1
+
+
+def _split_alts(p: str) -> list[str]:
+    alts, depth, start, i, n = [], 0, 0, 0, len(p)
+    while i < n:
+        c = p[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            alts.append(p[start:i])
+            start = i + 1
+        i += 1
+    alts.append(p[start:])
+    return alts
+
+
+def parse(p: str, extglob: bool = True) -> list[tuple]:
+    elems: list[tuple] = []
+    lit: list[str] = []
+    i, n = 0, len(p)
+
+    def flush():
+        if lit:
+            elems.append(("lit", "".join(lit)))
+            lit.clear()
+
+    while i < n:
+        c = p[i]
+        if c == "\\":
+            if i + 1 < n:
+                lit.append(p[i + 1])
+            else:
+                lit.append("\\")
+            i += 2
+            continue
+        if extglob and c in _EXT_OPS and i + 1 < n and p[i + 1] == "(":
+            close = _find_close(p, i + 1)
+            if close > 0:
+                flush()
+                alts = [parse(a, extglob) for a in _split_alts(p[i + 2:close])]
+                elems.append(("ext", c, alts))
+                i = close + 1
+                continue
+        if c == "*":
+            flush()
+            if not (elems and elems[-1] == ("star",)):
+                elems.append(("star",))
+            i += 1
+            continue
+        if c == "?":
+            flush()
+            elems.append(("one",))
+            i += 1
+            continue
+        if c == "[":
+            br = _parse_bracket(p, i)
+            if br is not None:
+                flush()
+                elems.append(("set", br[0]))
+                i = br[1]
+                continue
+        lit.append(c)
+        i += 1
+    flush()
+    return elems
+
+
+def _has_negation(elems: list[tuple]) -> bool:
+    for e in elems:
+        if e[0] == "ext":
+            if e[1] == "!" or any(_has_negation(a) for a in e[2]):
+                return True
+    return False
+
+
+def _to_regex(elems: list[tuple], pathname: bool) -> str:
+    out = []
+    any_char = "[^/]" if pathname else "."
+    for e in elems:
+        k = e[0]
+        if k == "lit":
+            out.append(re.escape(e[1]))
+        elif k == "star":
+            out.append(any_char + "*")
+        elif k == "one":
+            out.append(any_char)
+        elif k == "set":
+            out.append(e[1])
+        else:
+            op, alts = e[1], e[2]
+            body = "|".join(_to_regex(a, pathname) for a in alts)
+            suffix = {"@": "", "*": "*", "+": "+", "?": "?"}[op]
+            out.append(f"(?:{body}){suffix}")
+    return "".join(out)
+
+
+class _Backtrack:
+    """A matcher for patterns with ``!(...)``: full match only."""
+
+    def __init__(self, elems: list[tuple], pathname: bool, nocase: bool):
+        self.elems = elems
+        self.pathname = pathname
+        self.nocase = nocase
+        self._res: dict[str, re.Pattern] = {}
+
+    def _set_re(self, cls: str) -> re.Pattern:
+        r = self._res.get(cls)
+        if r is None:
+            r = self._res[cls] = re.compile(cls, re.S | (re.I if self.nocase else 0))
+        return r
+
+    def fullmatch(self, s: str) -> bool:
+        if self.nocase:
+            s = s.lower()
+        memo: dict = {}
+        return self._m(self.elems, 0, s, 0, len(s), memo)
+
+    def _m(self, elems, i, s, j, end, memo) -> bool:
+        key = (id(elems), i, j, end)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        r = self._m2(elems, i, s, j, end, memo)
+        memo[key] = r
+        return r
+
+    def _m2(self, elems, i, s, j, end, memo) -> bool:
+        if i == len(elems):
+            return j == end
+        e = elems[i]
+        k = e[0]
+        if k == "lit":
+            t = e[1].lower() if self.nocase else e[1]
+            return s.startswith(t, j) and j + len(t) <= end and self._m(elems, i + 1, s, j + len(t), end, memo)
+        if k == "one":
+            return j < end and not (self.pathname and s[j] == "/") and self._m(elems, i + 1, s, j + 1, end, memo)
+        if k == "set":
+            return j < end and bool(self._set_re(e[1]).fullmatch(s[j])) and self._m(elems, i + 1, s, j + 1, end, memo)
+        if k == "star":
+            for t in range(j, end + 1):
+                if t > j and self.pathname and s[t - 1] == "/":
+                    break
+                if self._m(elems, i + 1, s, t, end, memo):
+                    return True
+            return False
+        op, alts = e[1], e[2]
+        if op == "!":
+            for t in range(j, end + 1):
+                if not any(self._m(a, 0, s, j, t, memo) for a in alts) and self._m(elems, i + 1, s, t, end, memo):
+                    return True
+            return False
+        if op in ("@", "?"):
+            if op == "?" and self._m(elems, i + 1, s, j, end, memo):
+                return True
+            for t in range(j, end + 1):
+                if any(self._m(a, 0, s, j, t, memo) for a in alts) and self._m(elems, i + 1, s, t, end, memo):
+                    return True
+            return False
+        # '*' and '+': one or more repetitions (zero more for '*')
+        if op == "*" and self._m(elems, i + 1, s, j, end, memo):
+            return True
+        for t in range(j + 1, end + 1):
+            if any(self._m(a, 0, s, j, t, memo) for a in alts):
+                if self._m(elems, i + 1, s, t, end, memo):
+                    return True
+                # another repetition of the same group
+                rest = [("ext", "*", alts)] + list(elems[i + 1:])
+                if self._m(rest, 0, s, t, end, memo):
+                    return True
+        return False
+
+
+class Matcher:
+    """A compiled pattern: ``fullmatch(s)``, and ``regex`` when one exists (for searching)."""
+
+    __slots__ = ("regex", "_bt", "literal", "greedy_is_longest")
+
+    def __init__(self, regex: re.Pattern | None, bt: _Backtrack | None, literal: str | None,
+                 greedy_is_longest: bool = True):
+        self.regex = regex
+        self._bt = bt
+        self.literal = literal
+        # without alternation, a greedy regex match is the POSIX longest one
+        self.greedy_is_longest = greedy_is_longest
+
+    def fullmatch(self, s: str) -> bool:
+        if self.literal is not None:
+            return s == self.literal
+        if self.regex is not None:
+            return self.regex.fullmatch(s) is not None
+        return self._bt.fullmatch(s)  # type: ignore[union-attr]
+
+
+@lru_cache(maxsize=2048)
+def compile_pattern(p: str, *, pathname: bool = False, nocase: bool = False,
+                    extglob: bool = True) -> Matcher:
+    elems = parse(p, extglob)
+    if not nocase and all(e[0] == "lit" for e in elems):
+        return Matcher(None, None, "".join(e[1] for e in elems))
+    if _has_negation(elems):
+        return Matcher(None, _Backtrack(elems, pathname, nocase), None)
+    flags = re.S | (re.I if nocase else 0)
+    has_ext = any(e[0] == "ext" for e in elems)
+    return Matcher(re.compile(_to_regex(elems, pathname), flags), None, None, not has_ext)
+
+
+def match(p: str, s: str, *, nocase: bool = False, extglob: bool = True) -> bool:
+    """Full match of a string against a pattern (case, [[ == ]])."""
+    return compile_pattern(p, nocase=nocase, extglob=extglob).fullmatch(s)
+
+
+def _literal_of(p: str) -> str | None:
+    elems = parse(p)
+    if all(e[0] == "lit" for e in elems):
+        return "".join(e[1] for e in elems)
+    return None
+
+
+def strip_prefix(s: str, p: str, longest: bool, nocase: bool = False) -> str:
+    """``${s#p}`` / ``${s##p}``."""
+    lit = None if nocase else _literal_of(p)
+    if lit is not None:
+        return s[len(lit):] if s.startswith(lit) else s
+    m = compile_pattern(p, nocase=nocase)
+    rng = range(len(s), -1, -1) if longest else range(len(s) + 1)
+    for k in rng:
+        if m.fullmatch(s[:k]):
+            return s[k:]
+    return s
+
+
+def strip_suffix(s: str, p: str, longest: bool, nocase: bool = False) -> str:
+    """``${s%p}`` / ``${s%%p}``."""
+    lit = None if nocase else _literal_of(p)
+    if lit is not None:
+        return s[: len(s) - len(lit)] if lit and s.endswith(lit) else s
+    m = compile_pattern(p, nocase=nocase)
+    n = len(s)
+    rng = range(n + 1) if longest else range(n, -1, -1)
+    for k in rng:
+        if m.fullmatch(s[k:]):
+            return s[:k]
+    return s
+
+
+def find_match(s: str, p: str, start: int = 0, anchor: str | None = None,
+               nocase: bool = False) -> tuple[int, int] | None:
+    """Leftmost-longest match of ``p`` in ``s`` from ``start`` (``anchor`` '#' or '%')."""
+    m = compile_pattern(p, nocase=nocase)
+    n = len(s)
+    if anchor == "#":
+        for k in range(n, start - 1, -1):
+            if m.fullmatch(s[start:k]):
+                return start, k
+        return None
+    if anchor == "%":
+        for k in range(start, n + 1):
+            if m.fullmatch(s[k:]):
+                return k, n
+        return None
+    if m.regex is not None:
+        rx = m.regex
+        for i in range(start, n + 1):
+            best = None
+            mo = rx.match(s, i)
+            if mo is None:
+                continue
+            # the regex engine is greedy, not POSIX-longest: widen if a longer match exists
+            best = mo.end()
+            if not m.greedy_is_longest:
+                for k in range(n, best, -1):
+                    if rx.fullmatch(s, i, k):
+                        best = k
+                        break
+            return i, best
+        return None
+    if m.literal is not None:
+        if m.literal == "":
+            return (start, start)
+        i = s.find(m.literal, start)
+        return (i, i + len(m.literal)) if i >= 0 else None
+    for i in range(start, n + 1):
+        for k in range(n, i - 1, -1):
+            if m.fullmatch(s[i:k]):
+                return i, k
+    return None

@@ -1,0 +1,238 @@
+"""Redirections over an fd table: left to right, through the FileSystem door."""
+
+from __future__ import annotations
+
+import errno
+
+from pysh.interpreter.syntax import ast as A
+from pysh.shellkit import (
+    BytesInput,
+    FileInput,
+    FileOutput,
+    FileSystemError,
+    InputStream,
+    OutputStream,
+    encode,
+)
+from pysh.shellkit.confine import STREAM
+
+_INPUT_OPS = {"<", "<>", "<<", "<<-", "<<<", "<&"}
+
+
+class DuplexFile(InputStream, OutputStream):
+    """A file opened read-write (``<>``): readable and writable through one fd."""
+
+    def __init__(self, f) -> None:
+        InputStream.__init__(self)
+        self.file = f
+
+    async def _fill(self) -> bytes:
+        try:
+            return self.file.read(65536)
+        except OSError:
+            return b""
+
+    async def write(self, data: bytes) -> None:
+        self.file.write(data)
+        self.file.flush()
+
+    def dup(self):
+        self._refs += 1
+        return self
+
+    def close(self) -> None:
+        self._refs -= 1
+        if self._refs <= 0:
+            try:
+                self.file.close()
+            except OSError:
+                pass
+
+    def fileno(self):
+        try:
+            return self.file.fileno()
+        except (OSError, ValueError):
+            return None
+
+
+def _stream_fd(interp, path: str) -> int | None:
+    """The shell fd a /dev/stdin-style path names, or None."""
+    if not path.startswith("/dev/"):
+        return None
+    try:
+        res = interp.session.root.core.kind(path)
+    except FileSystemError:
+        return None
+    return res.fdnum if res.kind == STREAM else None
+
+
+async def _heredoc_bytes(interp, r: A.Redir) -> bytes:
+    hd = r.heredoc
+    if hd is None:
+        return b""
+    if hd.quoted:
+        text = "".join(getattr(p, "text", "") for p in hd.parts)
+    else:
+        segs = await interp.expand_parts(hd.parts, True)
+        text = "".join(s[0] for s in segs if s is not None)
+    data = encode(text)
+    cap = interp.budget.limits.max_heredoc_size
+    if len(data) > cap:
+        from pysh.shellkit import LimitExceeded
+
+        raise LimitExceeded("here-document", f"{cap} bytes")
+    return data
+
+
+async def apply_redirections(interp, redirs: list, permanent: bool):
+    from pysh.interpreter.runner import _Redirected
+
+    if permanent:
+        fds = interp.fds
+    else:
+        fds = dict(interp.fds)
+    owned: list = []
+
+    def install(n: int, stream) -> None:
+        old = fds.get(n)
+        if permanent:
+            if old is not None and old is not stream:
+                old.close()
+        elif old is not None and any(o is old for o in owned):
+            owned.remove(old)
+            old.close()
+        fds[n] = stream
+        if not permanent:
+            owned.append(stream)
+
+    def remove(n: int) -> None:
+        old = fds.pop(n, None)
+        if old is None:
+            return
+        if permanent:
+            old.close()
+        elif any(o is old for o in owned):
+            owned.remove(old)
+            old.close()
+
+    async def fail(message: str):
+        for s in owned:
+            s.close()
+        await interp.diag(message)
+        return None
+
+    for r in redirs:
+        op = r.op
+        n = r.fd
+        if n is None:
+            n = 0 if op in _INPUT_OPS else 1
+        if r.fd_var is not None:
+            if op in (">&", "<&") and r.target.text == "-":
+                # {var}>&- closes the fd whose number the variable holds
+                cur = interp.get_scalar(r.fd_var) or ""
+                if cur.isdigit():
+                    remove(int(cur))
+                continue
+            n = 10
+            while n in interp.fds or n in fds:
+                n += 1
+        try:
+            if op in ("<<", "<<-"):
+                install(n, BytesInput(await _heredoc_bytes(interp, r)))
+                continue
+            if op == "<<<":
+                text = await interp.expand_word(r.target)
+                install(n, BytesInput(encode(text) + b"\n"))
+                continue
+            if op in (">&", "<&"):
+                target = await interp.expand_word(r.target)
+                if target == "-":
+                    remove(n)
+                    continue
+                move = target.endswith("-") and target[:-1].isdigit()
+                if move:
+                    target = target[:-1]
+                if target.isdigit():
+                    src = int(target)
+                    s = fds.get(src)
+                    if s is None:
+                        return await fail(f"{target}: Bad file descriptor")
+                    if op == ">&" and not isinstance(s, OutputStream) or \
+                            op == "<&" and not isinstance(s, InputStream):
+                        return await fail(f"{target}: Bad file descriptor")
+                    if src != n:
+                        if permanent:
+                            install(n, s.dup())
+                        else:
+                            fds[n] = s
+                    if move and src != n:
+                        remove(src)
+                    continue
+                if op == "<&":
+                    return await fail(f"{target}: ambiguous redirect")
+                # `>&file` is `&>file`; `N>&file` sends fd N there
+                op = ">" if r.fd is not None else "&>"
+                path = target
+            else:
+                path = await interp.expand_redirect_target(r.target)
+                if path is None:
+                    return await fail(f"{r.target.text or '$word'}: ambiguous redirect")
+            if path == "":
+                return await fail(": No such file or directory")
+            stream = await _open(interp, op, path, fds)
+            if op in ("&>", "&>>"):
+                install(1, stream)
+                fds[2] = stream
+                if not permanent:
+                    pass
+                else:
+                    stream.dup()
+                continue
+            install(n, stream)
+            if r.fd_var is not None:
+                interp.assign(r.fd_var, str(n))
+                if not permanent:
+                    # {var}>file stays open in the shell after the command
+                    owned.remove(stream)
+                    interp.fds[n] = stream.dup() if n in fds else stream
+        except FileSystemError as e:
+            return await fail(str(e))
+        except _Clobber as e:
+            return await fail(f"{e.args[0]}: cannot overwrite existing file")
+    return _Redirected(fds, owned)
+
+
+class _Clobber(Exception):
+    pass
+
+
+async def _open(interp, op: str, path: str, fds: dict):
+    fdn = _stream_fd(interp, interp.fs.abspath(path))
+    if fdn is not None:
+        s = fds.get(fdn)
+        if s is None:
+            raise FileSystemError(errno.EBADF, path)
+        return s.dup()
+    fs = interp.fs
+    perm = 0o666 & ~interp.umask
+    if op == "<":
+        return FileInput(fs.open(path, "rb"))
+    if op == "<>":
+        try:
+            f = fs.open(path, "r+b")
+        except FileSystemError as e:
+            if e.errno != errno.ENOENT:
+                raise
+            f = fs.open(path, "w+b", perm=perm)
+        return DuplexFile(f)
+    if op in (">>", "&>>"):
+        return FileOutput(fs.open(path, "ab", perm=perm))
+    if op == ">" and "noclobber" in interp.opts:
+        try:
+            return FileOutput(fs.open(path, "xb", perm=perm))
+        except FileSystemError as e:
+            if e.errno != errno.EEXIST:
+                raise
+            if fs.is_file(path):
+                raise _Clobber(path) from None
+    return FileOutput(fs.open(path, "wb", perm=perm))

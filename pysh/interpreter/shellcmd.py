@@ -1,0 +1,110 @@
+"""``bash`` / ``sh`` inside the sandbox: a child shell run in-process."""
+
+from __future__ import annotations
+
+from pysh.interpreter.state import SET_OPTIONS, SHORT_TO_LONG
+from pysh.shellkit import FileSystemError, InputStream, decode
+
+
+def parse_shell_args(args: list[str]):
+    """bash's own command line: options, -c SCRIPT [NAME [ARGS]], or FILE [ARGS].
+
+    Returns (opts_on, opts_off, command or None, file or None, rest, error or None).
+    """
+    on: set[str] = set()
+    off: set[str] = set()
+    command = None
+    want_c = False
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--" or a == "-":
+            i += 1
+            break
+        if a in ("--norc", "--noprofile", "--posix", "--login", "-l", "-i", "-s", "--restricted"):
+            i += 1
+            continue
+        if a.startswith("--"):
+            return on, off, None, None, [], f"{a}: invalid option"
+        if a[0] in "-+" and len(a) > 1:
+            enable = a[0] == "-"
+            j = 1
+            while j < len(a):
+                c = a[j]
+                if c == "c":
+                    want_c = True
+                elif c == "o":
+                    i += 1
+                    if i >= len(args) or args[i] not in SET_OPTIONS:
+                        return on, off, None, None, [], "-o: invalid option name"
+                    (on if enable else off).add(args[i])
+                elif c in "isl":
+                    pass
+                elif c in SHORT_TO_LONG:
+                    (on if enable else off).add(SHORT_TO_LONG[c])
+                else:
+                    return on, off, None, None, [], f"-{c}: invalid option"
+                j += 1
+            i += 1
+            continue
+        break
+    rest = args[i:]
+    if want_c:
+        if not rest:
+            return on, off, None, None, [], "-c: option requires an argument"
+        command, rest = rest[0], rest[1:]
+        return on, off, command, None, rest, None
+    if rest:
+        return on, off, None, rest[0], rest[1:], None
+    return on, off, None, None, [], None
+
+
+async def run_child_shell(interp, argv: list[str]) -> int:
+    on, off, command, file, rest, error = parse_shell_args(argv[1:])
+    if error:
+        await interp.err(f"{argv[0]}: {error}\n")
+        return 2
+    env = interp.env()
+    if command is not None:
+        name = rest[0] if rest else argv[0]
+        child = interp.new_shell(interp.fds, env, argv0=name, args=rest[1:])
+        _apply(child, on, off)
+        if "noexec" in on:
+            return await _syntax_only(child, command)
+        return await child.run_source(command, name=name)
+    if file is not None:
+        fs = interp.fs
+        try:
+            data = fs.read_bytes(file)
+        except FileSystemError as e:
+            await interp.err(f"{argv[0]}: {file}: {e.strerror}\n")
+            return 127 if e.errno == 2 else 126
+        child = interp.new_shell(interp.fds, env, argv0=file, args=rest)
+        _apply(child, on, off)
+        if "noexec" in on:
+            return await _syntax_only(child, decode(data))
+        return await child.run_source(decode(data), name=file)
+    # script on stdin
+    stream = interp.fds.get(0)
+    data = await stream.read() if isinstance(stream, InputStream) else b""
+    child = interp.new_shell(interp.fds, env, argv0=argv[0], args=rest)
+    _apply(child, on, off)
+    return await child.run_source(decode(data), name=argv[0])
+
+
+def _apply(child, on: set[str], off: set[str]) -> None:
+    child.opts |= on
+    child.opts -= off
+
+
+async def _syntax_only(child, source: str) -> int:
+    from pysh.interpreter.syntax import ParseError, parse
+
+    try:
+        parse(source, name=child.argv0)
+    except ParseError as e:
+        await child.err(e.format(child.argv0) + "\n")
+        child.close_fds()
+        return 2
+    child.close_fds()
+    return 0

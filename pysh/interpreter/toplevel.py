@@ -1,0 +1,96 @@
+"""Running a script in a sandbox instance: the entry points the faces use."""
+
+from __future__ import annotations
+
+import anyio
+
+# importing the module registers its builtins
+from pysh.interpreter import builtins_vars as _builtins_vars  # noqa: F401,E402
+from pysh.interpreter.builtins_core import BUILTINS
+from pysh.interpreter.errors import ExitShell
+from pysh.interpreter.exec_command import USER, ExecCommand
+from pysh.interpreter.runner import Interp, Session
+from pysh.shellkit import Budget, Interrupted, LimitExceeded
+
+
+def make_session(ex: ExecCommand) -> Session:
+    session = Session(ex.shell, user=USER, home=ex.workspace)
+    session.builtins = BUILTINS
+    return session
+
+
+def make_interp(session: Session, *, fds: dict, argv0: str = "pysh", args=(),
+                interactive: bool = False) -> Interp:
+    return Interp(session, fds=fds, argv0=argv0, args=list(args), interactive=interactive)
+
+
+def fresh_budget(interp: Interp, timeout: float | None = None) -> Budget:
+    """A new budget (deadline and counters) for one run of this session."""
+    session = interp.session
+    budget = Budget(session.root.budget.limits, timeout=timeout)
+    session.budget = budget
+    session.root.budget = budget
+    _set_budget(interp, budget)
+    return budget
+
+
+def _set_budget(interp: Interp, budget: Budget) -> None:
+    interp.budget = budget
+
+
+async def run_main(interp: Interp, body) -> int:
+    """Run ``body(interp)`` (a coroutine function) as one top-level run.
+
+    Owns the task group background jobs and process substitutions live in,
+    applies the wall-clock deadline, and turns limits into clean diagnostics.
+    """
+    session = interp.session
+    budget = interp.budget
+    remaining = budget.remaining()
+    status = 0
+    timed_out = False
+    try:
+        with anyio.move_on_after(remaining if remaining is not None else float("inf")) as scope:
+            async with anyio.create_task_group() as tg:
+                session.task_group = tg
+                try:
+                    status = await body(interp)
+                finally:
+                    session.task_group = None
+                    tg.cancel_scope.cancel()
+        if scope.cancelled_caught:
+            timed_out = True
+    except LimitExceeded as e:
+        await interp.err(f"{interp.argv0}: {e}\n")
+        return e.status
+    except Interrupted:
+        return 130
+    except ExitShell as e:
+        status = e.status
+    except BaseExceptionGroup as eg:  # noqa: F821 - a limit raised inside a task group
+        limit = _first(eg, LimitExceeded)
+        if limit is not None:
+            await interp.err(f"{interp.argv0}: {limit}\n")
+            return limit.status
+        if _first(eg, Interrupted) is not None:
+            return 130
+        ex = _first(eg, ExitShell)
+        if ex is not None:
+            return ex.status
+        raise
+    if timed_out:
+        err = budget.timeout_error()
+        await interp.err(f"{interp.argv0}: {err}\n")
+        return err.status
+    return status
+
+
+def _first(eg, kind):
+    for e in eg.exceptions:
+        if isinstance(e, kind):
+            return e
+        if isinstance(e, BaseExceptionGroup):  # noqa: F821
+            found = _first(e, kind)
+            if found is not None:
+                return found
+    return None
