@@ -456,7 +456,8 @@ class Diff:
 
     # ------------------------------------------------------------ stat/open
     def _stat(self, f: FileData) -> None:
-        if f.name == "-":
+        if f.name == "-" or f.name == "/dev/stdin" or f.name.startswith("/dev/fd/"):
+            # the shell's own fds (stdin, process substitution): read as streams
             f.is_stdin = True
             f.mode = _stat.S_IFIFO | 0o600
             return
@@ -478,10 +479,16 @@ class Diff:
         if f.data is not None:
             return True
         try:
-            if f.is_stdin:
+            if f.is_stdin and f.name == "-":
                 if self.stdin_data is None:
                     self.stdin_data = await self.shell.stdin.read()
                 f.data = self.stdin_data
+            elif f.is_stdin:
+                stream = self.shell.open_input(f.name)
+                try:
+                    f.data = await stream.read()
+                finally:
+                    stream.close()
             else:
                 with self.shell.fs.open(f.name, "rb") as fh:
                     f.data = fh.read()
