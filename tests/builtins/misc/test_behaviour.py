@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import anyio
 import pytest
@@ -287,7 +287,7 @@ ROWS = [ProcessInfo(1000, 999, "pysh", "S", T0),
         ProcessInfo(1001, 1000, "sleep 100", "S", T0 + 1),
         ProcessInfo(1002, 1001, "sleep 100", "R", T0 + 2),
         ProcessInfo(1003, 1000, "/usr/bin/python3 script.py --fast", "R", T0 + 3)]
-STIME = datetime.fromtimestamp(T0 + 3, timezone.utc).strftime("%H:%M")
+STIME = datetime.fromtimestamp(T0 + 3, UTC).strftime("%H:%M")
 
 
 def test_ps_formats(ex):
@@ -350,7 +350,7 @@ def test_synthetic_identity(ex):
 def test_date_zone_parsing_helpers():
     from pysh.builtins._misc_time import tz_from_string
 
-    dt = datetime(2024, 7, 1, 12, tzinfo=timezone.utc)
+    dt = datetime(2024, 7, 1, 12, tzinfo=UTC)
     assert dt.astimezone(tz_from_string("CET-1CEST,M3.5.0,M10.5.0/3")).tzname() == "CEST"
     assert dt.astimezone(tz_from_string("EST5EDT")).utcoffset() == timedelta(hours=-4)
     assert dt.astimezone(tz_from_string("<+0330>-3:30")).utcoffset() == timedelta(hours=3.5)
