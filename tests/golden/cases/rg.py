@@ -107,6 +107,11 @@ CASES = [
     rg("anchors", "^hello", "a.txt"),
     rg("dollar", "o$", "a.txt"),
     rg("alternation", "foo|baz", "a.txt"),
+    rg("cross_line_space", "d\\s+f", "a.txt"),
+    rg("negated_class", "-o", "o[^z]b", "a.txt"),
+    rg("caret_count", "-c", "^", "a.txt"),
+    rg("empty_match_star", "-n", "q*", "ctx.txt"),
+    rg("dollar_n", "-n", "h$", "ctx.txt", "a.txt"),
     rg("stdin", "hello", stdin="x\nhello there\ny\n"),
     rg("stdin_n", "-n", "hello", stdin="x\nhello there\ny\n"),
     rg("empty_file", "hello", "empty.txt"),
@@ -120,4 +125,6 @@ CASES = [
     rg("count_matches", "--count-matches", "hello", "a.txt"),
     rg("column", "--column", "hello", "a.txt"),
     rg("vimgrep", "--vimgrep", "hello", "b.md"),
+    rg("json_count_conflict", "--json", "-c", "hello", "a.txt"),
+    rg("json_l_conflict", "--json", "-l", "hello", "a.txt"),
 ]
