@@ -65,6 +65,28 @@ FIELDS = {
 }
 
 
+def process_table(shell: Shell) -> list[ProcessInfo]:
+    """The process rows, by pid; a background job running one simple command is one process.
+
+    The interpreter lists a job and the command it runs; in bash the job *is* that
+    process (fork + exec), so the child row of the same command line is folded into
+    the job's row, whose pid is the one ``$!`` and ``kill`` know.
+    """
+    rows = sorted(shell.processes(), key=lambda p: p.pid)
+    by_pid = {p.pid: p for p in rows}
+    children: dict[int, list[ProcessInfo]] = {}
+    for p in rows:
+        children.setdefault(p.ppid, []).append(p)
+    out = []
+    for p in rows:
+        parent = by_pid.get(p.ppid)
+        if (parent is not None and parent.command == p.command
+                and len(children.get(parent.pid, [])) == 1):
+            continue
+        out.append(p)
+    return out
+
+
 def _comm(p: ProcessInfo) -> str:
     first = p.command.split(" ", 1)[0] if p.command else ""
     return (first.rsplit("/", 1)[-1] or first)[:15]
@@ -266,7 +288,7 @@ async def ps_main(shell: Shell, argv: list[str]) -> int:
             await shell.stderr.write(encode(f"error: unsupported option (BSD syntax)\n{PS_HELP}"
                                             if bsd else f"error: unknown option: -{ch}\n"))
             return 1
-    rows = sorted(shell.processes(), key=lambda p: p.pid)
+    rows = process_table(shell)
     if pids is not None:
         rows = [p for p in rows if p.pid in pids]
     if ppids is not None:
@@ -450,7 +472,7 @@ async def _grep_main(shell: Shell, argv: list[str], kill: bool) -> int:
         except RegexError as e:
             await shell.error(prog, f"cannot compile regular expression '{patterns[0]}': {e}")
             return 2
-    rows = sorted(shell.processes(), key=lambda p: p.pid)
+    rows = process_table(shell)
     me = _self_pid(rows, argv)
     matched: list[ProcessInfo] = []
     for p in rows:

@@ -295,11 +295,13 @@ def test_ps_formats(ex):
     status, out, _ = _run_with(ex, fx, ["ps"])
     assert status == 0
     assert out.splitlines()[0] == "  PID TTY          TIME CMD"
-    assert out.splitlines()[1] == " 1000 ?        00:00:00 pysh"
-    assert out.splitlines()[4] == " 1003 ?        00:00:00 python3"
+    # the job 1001 and the command 1002 it runs are one process, as in bash
+    assert out.splitlines()[1:] == [" 1000 ?        00:00:00 pysh",
+                                    " 1001 ?        00:00:00 sleep",
+                                    " 1003 ?        00:00:00 python3"]
     status, out, _ = _run_with(ex, fx, ["ps", "-ef"])
     assert out.splitlines()[0] == "UID        PID  PPID  C STIME TTY          TIME CMD"
-    assert out.splitlines()[4] == (f"user      1003  1000  0 {STIME} ?        00:00:00 "
+    assert out.splitlines()[3] == (f"user      1003  1000  0 {STIME} ?        00:00:00 "
                                    "/usr/bin/python3 script.py --fast")
     status, out, _ = _run_with(ex, fx, ["ps", "aux"])
     assert out.splitlines()[0].split() == ["USER", "PID", "%CPU", "%MEM", "VSZ", "RSS", "TTY",
@@ -311,14 +313,15 @@ def test_ps_formats(ex):
 
 def test_pgrep_and_pkill(ex):
     fx = FakeExecutor(ROWS)
-    assert _run_with(ex, fx, ["pgrep", "sleep"]) == (0, "1001\n1002\n", "")
+    assert _run_with(ex, fx, ["pgrep", "sleep"]) == (0, "1001\n", "")
     assert _run_with(ex, fx, ["pgrep", "-l", "pyt"])[1] == "1003 python3\n"
     assert _run_with(ex, fx, ["pgrep", "-l", "py"])[1] == "1000 pysh\n1003 python3\n"
     assert _run_with(ex, fx, ["pgrep", "-a", "-f", "fast"])[1] == \
         "1003 /usr/bin/python3 script.py --fast\n"
-    assert _run_with(ex, fx, ["pgrep", "-x", "sleep", "-n"])[1] == "1002\n"
+    assert _run_with(ex, fx, ["pgrep", "-n", "."])[1] == "1003\n"
+    assert _run_with(ex, fx, ["pgrep", "-o", "."])[1] == "1000\n"
     assert _run_with(ex, fx, ["pgrep", "-c", "nothing"]) == (1, "0\n", "")
-    assert _run_with(ex, fx, ["pgrep", "-d,", "sleep"])[1] == "1001,1002\n"
+    assert _run_with(ex, fx, ["pgrep", "-d,", "[sp]"])[1] == "1000,1001,1003\n"
     status, _, err = _run_with(ex, fx, ["pgrep"])
     assert status == 2 and "no matching criteria" in err
     assert _run_with(ex, fx, ["pkill", "-9", "python"]) == (0, "", "")
@@ -355,3 +358,39 @@ def test_date_zone_parsing_helpers():
     assert dt.astimezone(tz_from_string("EST5EDT")).utcoffset() == timedelta(hours=-4)
     assert dt.astimezone(tz_from_string("<+0330>-3:30")).utcoffset() == timedelta(hours=3.5)
     assert dt.astimezone(tz_from_string("../../etc/passwd")).tzname() == "UTC"
+
+
+
+# ------------------------------------------------- through the interpreter
+def _pysh(script: str, timeout: float = 60) -> tuple[int, str, str]:
+    """The whole pysh: interpreter, registry, executor (what xargs/env/timeout run through)."""
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "pysh", "-c", script], capture_output=True,
+                       timeout=timeout, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def test_timeout_interrupts_interpreter_loops():
+    start = time.monotonic()
+    status, out, _ = _pysh('timeout 0.3 sh -c "while :; do :; done"; echo "t=$?"; '
+                           'timeout 0.3 bash -c "i=0; while true; do i=$((i+1)); done"; '
+                           'echo "t=$?"')
+    assert (status, out) == (0, "t=124\nt=124\n")
+    assert time.monotonic() - start < 30
+
+
+def test_env_clears_and_unsets_through_the_interpreter():
+    status, out, _ = _pysh("env -i A=1 env; env -u HOME env | grep -c '^HOME='; "
+                           "X=2 env | grep '^X='; echo a b | xargs -n1 sh -c 'echo \"<$0>\"'")
+    assert out == "A=1\n0\nX=2\n<a>\n<b>\n"
+
+
+def test_pkill_stops_a_background_job():
+    start = time.monotonic()
+    status, out, err = _pysh("sleep 20 & sleep 0.2; pgrep -l sleep; pkill sleep; echo \"k=$?\"; "
+                             "wait; pgrep sleep; echo \"g=$?\"")
+    lines = out.splitlines()
+    assert lines[0].endswith(" sleep") and lines[1:] == ["k=0", "g=1"]
+    assert time.monotonic() - start < 15
