@@ -188,3 +188,13 @@ CASES += [
     c("dup_unified", ["-U", "1", "dup1", "dup2"], files=BIG),
     c("dup_minimal", ["-d", "dup1", "dup2"], files=BIG),
 ]
+
+CFILES = {"a": "int main(void)\n{\n  int x;\n  x = 1;\n  return x;\n}\n\nstatic int helper(int a)\n"
+               "{\n  a++;\n  a++;\n  a++;\n  a++;\n  return a;\n}\n",
+          "b": "int main(void)\n{\n  int x;\n  x = 2;\n  return x;\n}\n\nstatic int helper(int a)\n"
+               "{\n  a++;\n  a++;\n  a++;\n  a--;\n  return a;\n}\n"}
+CASES += [
+    c("show_c_function_u", ["-up", "a", "b"], files=CFILES),
+    c("show_c_function_c", ["-p", "a", "b"], files=CFILES),
+    c("show_function_line", ["-U1", "-F", "^static", "a", "b"], files=CFILES),
+]
