@@ -18,6 +18,7 @@ from __future__ import annotations
 import calendar
 from datetime import date as _date
 from datetime import datetime, timedelta, tzinfo
+from functools import lru_cache
 
 from pysh.builtins._misc_time import format_offset, localtime, tz_from_string
 
@@ -811,6 +812,7 @@ def _mktime(tz: tzinfo | None, d: _date, h: int, mi: int, s: int, isdst: int = -
     return base - _offset(base - 86400, tz), False
 
 
+@lru_cache(maxsize=256)
 def local_zone_names(tz: tzinfo, year: int) -> dict[str, int]:
     names: dict[str, int] = {}
     for month in (1, 7):
