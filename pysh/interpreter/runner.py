@@ -1222,6 +1222,7 @@ class Interp(Expander):
         child.pid = self.session.new_pid()
         child.umask = self.umask
         child.subshell_level = 0
+        child.budget = self.budget
         return child
 
     async def run_source(self, source: str, name: str | None = None) -> int:
@@ -1847,9 +1848,13 @@ class Interp(Expander):
         child.close_fds()
         child.fds = {k: s.dup() for k, s in shell.fds.items()}
         child.cwd = shell.cwd
+        child.budget = shell.budget  # `timeout` runs its command under a scoped budget
         for k, v in shell.env.items():
             if child.get_scalar(k) != v:
                 child.vars.globals[k] = Var(v, EXPORT)
+        for k, var in list(child.vars.visible()):  # `env -i`, `env -u NAME`
+            if var.attrs & EXPORT and k not in shell.env:
+                child.vars.unset(k)
         child.vars.env_version += 1
         try:
             if not argv:
@@ -1870,6 +1875,7 @@ class Interp(Expander):
     async def run_script(self, shell: Shell, source: str) -> int:
         child = self.new_shell(shell.fds, dict(shell.env), argv0="sh")
         child.cwd = shell.cwd
+        child.budget = shell.budget
         return await child.run_source(source, name="sh")
 
     def processes(self) -> list[ProcessInfo]:
