@@ -172,6 +172,11 @@ async def change_dir(interp, target: str, physical: bool, name: str = "cd") -> i
             return 1
     else:
         new = _logical_join(interp.cwd, target)
+        # bash checks the path as written too: `cd missing/..` fails
+        if ".." in target.split("/") and not fs.is_dir(target if target.startswith("/")
+                                                       else interp.cwd.rstrip("/") + "/" + target):
+            await interp.diag(f"{name}: {target}: No such file or directory")
+            return 1
     try:
         st_ok = fs.is_dir(new)
         if not st_ok:
@@ -201,6 +206,12 @@ async def change_dir(interp, target: str, physical: bool, name: str = "cd") -> i
     old = interp.get_scalar("PWD") or interp.cwd
     interp.cwd = new
     interp.assign("OLDPWD", old)
+    oldpwd = interp.vars.lookup("OLDPWD")
+    if oldpwd is not None and not oldpwd.attrs & 1:  # bash exports OLDPWD once cd sets it
+        from pysh.interpreter.state import EXPORT
+
+        oldpwd.attrs |= EXPORT
+        interp.vars.env_version += 1
     interp.assign("PWD", new)
     return 0
 
@@ -507,6 +518,11 @@ KEYWORDS = {"if", "then", "else", "elif", "fi", "case", "esac", "for", "select",
             "do", "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc"}
 
 
+# bash and sh are programs on a real system; pysh runs them in-process, but reports them as
+# the files they would be (`command -v bash` is /usr/bin/bash)
+_SHELL_COMMANDS = {"bash", "sh"}
+
+
 def describe(interp, name: str):
     if name in interp.aliases:
         return ("alias", interp.aliases[name])
@@ -514,7 +530,7 @@ def describe(interp, name: str):
         return ("keyword", None)
     if name in interp.funcs:
         return ("function", interp.funcs[name])
-    if name in interp.session.builtins:
+    if name in interp.session.builtins and name not in _SHELL_COMMANDS:
         return ("builtin", None)
     found = interp.find_command(name) if "/" not in name else (
         ("script", name) if interp.fs.is_file(name) else None)
@@ -617,9 +633,23 @@ async def b_enable(interp, argv):
 
 @builtin("help")
 async def b_help(interp, argv):
-    await interp.out("pysh: a bash-compatible shell running in a sandbox. Builtins:\n"
-                     + " ".join(sorted(interp.session.builtins)) + "\n")
-    return 0
+    names = sorted(interp.session.builtins)
+    topics = [a for a in argv[1:] if not a.startswith("-")]
+    if not topics:
+        await interp.out("pysh: a bash-compatible shell running in a sandbox. Builtins:\n"
+                         + " ".join(names) + "\n")
+        return 0
+    from pysh.interpreter import pattern as pat
+
+    status = 0
+    for t in topics:
+        hits = [n for n in names if pat.match(t + "*", n)]
+        if not hits:
+            await interp.diag(f"help: no help topics match `{t}'.  Try `help help' or `man -k {t}' or `info {t}'.")
+            status = 1
+            continue
+        await interp.out("".join(f"{n}: {n} [...]\n    the shell builtin {n}.\n" for n in hits))
+    return status
 
 
 @builtin("times")

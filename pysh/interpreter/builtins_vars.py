@@ -443,6 +443,9 @@ async def b_set(interp, argv):
             if i + 1 < len(args):
                 interp.set_positional(args[i + 1:])
             return 0
+        if a == "+":  # a lone + is an ignored flag
+            i += 1
+            continue
         if a in ("-o", "+o"):
             on = a == "-o"
             if i + 1 >= len(args) or args[i + 1].startswith(("-", "+")):

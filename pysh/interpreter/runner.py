@@ -194,7 +194,14 @@ class Interp(Expander):
         g["BASH_VERSINFO"] = Var(dict(enumerate(BASH_VERSINFO)), READONLY)
         shlvl = env.get("SHLVL", "0")
         g["SHLVL"] = Var(str(int(shlvl) + 1 if shlvl.isdigit() else 1), EXPORT)
-        if "PWD" not in g or g["PWD"].value != self.cwd:
+        if "PWD" not in g:
+            # no PWD inherited: start from the physical directory, as bash does
+            try:
+                self.cwd = self.session.root.fs.at("/").realpath(self.cwd)
+            except (FileSystemError, OSError):
+                pass
+            g["PWD"] = Var(self.cwd, EXPORT)
+        elif g["PWD"].value != self.cwd:
             g["PWD"] = Var(self.cwd, EXPORT)
         if "HOSTNAME" not in g:
             g["HOSTNAME"] = Var("sandbox")

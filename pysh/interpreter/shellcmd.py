@@ -108,3 +108,12 @@ async def _syntax_only(child, source: str) -> int:
         return 2
     child.close_fds()
     return 0
+
+
+async def command(shell, argv: list[str]) -> int:
+    """``bash``/``sh`` as commands (``/usr/bin/bash``, ``env bash``, ``xargs sh -c``): the
+    interpreter runs them, since a shell needs one; the builtin does the work."""
+    if shell.executor is None:
+        await shell.error(argv[0], "no interpreter to run a shell")
+        return 127
+    return await shell.executor.run_argv(shell, argv)
