@@ -10,6 +10,7 @@ import anyio
 
 from pysh.interpreter.errors import ExitShell, LoopControl, ReturnFromFunction
 from pysh.interpreter.printf import echo_unescape, printf
+from pysh.interpreter.state import Var
 from pysh.interpreter.syntax import ast as A
 from pysh.shellkit import FileSystemError, decode, encode
 from pysh.shellkit.confine import COMMAND_DIRS
@@ -464,6 +465,7 @@ async def b_exec(interp, argv):
 async def b_command(interp, argv):
     args = argv[1:]
     mode = None
+    default_path = False
     while args and args[0].startswith("-") and len(args[0]) > 1:
         a = args[0]
         if a == "--":
@@ -473,7 +475,7 @@ async def b_command(interp, argv):
             if c in "vV":
                 mode = c
             elif c == "p":
-                pass
+                default_path = True
             else:
                 await interp.diag(f"command: -{c}: invalid option")
                 await interp.err("command: usage: command [-pVv] command [arg ...]\n")
@@ -498,13 +500,41 @@ async def b_command(interp, argv):
         return status
     name = args[0]
     b = interp.session.builtins.get(name)
-    if b is not None:
+    if b is not None and name not in _SHELL_COMMANDS:
         return await b(interp, args)
+    if default_path:
+        # command -p: look the name up in the standard PATH, not $PATH
+        saved = interp.get_scalar("PATH")
+        saved_hash = dict(interp.hashed)
+        interp.hashed.clear()
+        pv = interp.vars.lookup("PATH")
+        old_value = pv.value if pv is not None else None
+        if pv is not None:
+            pv.value = "/usr/bin:/bin"
+        else:
+            interp.vars.globals["PATH"] = Var("/usr/bin:/bin")
+        try:
+            found = interp.find_command(name)
+        finally:
+            if pv is not None:
+                pv.value = old_value
+            elif saved is None:
+                interp.vars.globals.pop("PATH", None)
+            interp.hashed = saved_hash
+        if found is None:
+            await interp.diag(f"{name}: command not found")
+            return 127
+        func = interp.session.registry.get(name) if found[0] == "command" else None
+        if func is not None:
+            return await interp.run_registered(func, args, interp.fds, interp.env())
+        return await interp.run_script_file(found[1], args, interp.fds, interp.env())
     return await interp.run_external(args, [], [])
 
 
 @builtin("builtin")
 async def b_builtin(interp, argv):
+    if len(argv) > 1 and argv[1] == "--":
+        argv = argv[:1] + argv[2:]
     if len(argv) < 2:
         return 0
     b = interp.session.builtins.get(argv[1])
@@ -532,8 +562,13 @@ def describe(interp, name: str):
         return ("function", interp.funcs[name])
     if name in interp.session.builtins and name not in _SHELL_COMMANDS:
         return ("builtin", None)
-    found = interp.find_command(name) if "/" not in name else (
-        ("script", name) if interp.fs.is_file(name) else None)
+    if "/" in name:
+        import os
+
+        fs = interp.fs
+        found = ("script", name) if fs.is_file(name) and fs.access(name, os.X_OK) else None
+    else:
+        found = interp.find_command(name)
     if found is not None:
         return ("file", found[1])
     return None
