@@ -423,9 +423,7 @@ class Expander:
                 return self._multi(values, quoted, star) if multi else [(value, QUOTED if quoted else EXP)]
             msg = await self.expand_word(p.arg) if p.arg else (
                 "parameter null or not set" if colon else "parameter not set")
-            # bash exits 127 under -c, 1 for a script file or stdin
-            status = 127 if getattr(self, "invocation", "") == "c" else 1
-            raise ExpansionError(f"{self._param_display(name, index)}: {msg}", status=status,
+            raise ExpansionError(f"{self._param_display(name, index)}: {msg}", status=1,
                                  fatal=True)
 
         # every other operator works on the value(s)

@@ -68,6 +68,7 @@ async def run_child_shell(interp, argv: list[str]) -> int:
     if command is not None:
         name = rest[0] if rest else argv[0]
         child = interp.new_shell(interp.fds, env, argv0=name, args=rest[1:])
+        child.invocation = "c"
         _apply(child, on, off)
         if "noexec" in on:
             return await _syntax_only(child, command)
