@@ -47,6 +47,15 @@ async def run_main(interp: Interp, body) -> int:
     session = interp.session
     budget = interp.budget
     remaining = budget.remaining()
+    err_stream = interp.fds.get(2)  # kept: the body may close the shell's fds when it ends
+
+    async def report(text: str) -> None:
+        if err_stream is not None:
+            try:
+                await err_stream.write(text.encode("utf-8", "surrogateescape"))
+            except Exception:  # noqa: BLE001 - nowhere left to report to
+                pass
+
     status = 0
     timed_out = False
     try:
@@ -62,7 +71,7 @@ async def run_main(interp: Interp, body) -> int:
         if scope.cancelled_caught:
             timed_out = True
     except LimitExceeded as e:
-        await interp.err(f"{interp.argv0}: {e}\n")
+        await report(f"{interp.argv0}: {e}\n")
         return e.status
     except Interrupted:
         return 130
@@ -71,21 +80,21 @@ async def run_main(interp: Interp, body) -> int:
     except BaseExceptionGroup as eg:  # noqa: F821 - a limit raised inside a task group
         limit = _first(eg, LimitExceeded)
         if limit is not None:
-            await interp.err(f"{interp.argv0}: {limit}\n")
+            await report(f"{interp.argv0}: {limit}\n")
             return limit.status
         if _first(eg, Interrupted) is not None:
             return 130
         ex = _first(eg, ExitShell)
         if ex is not None:
             return ex.status
-        await interp.err(f"{interp.argv0}: internal error ({_describe(eg)})\n")
+        await report(f"{interp.argv0}: internal error ({_describe(eg)})\n")
         return 1
     except Exception as e:  # noqa: BLE001 - never a traceback in the script's output
-        await interp.err(f"{interp.argv0}: internal error ({type(e).__name__})\n")
+        await report(f"{interp.argv0}: internal error ({type(e).__name__})\n")
         return 1
     if timed_out:
         err = budget.timeout_error()
-        await interp.err(f"{interp.argv0}: {err}\n")
+        await report(f"{interp.argv0}: {err}\n")
         return err.status
     return status
 
