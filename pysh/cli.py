@@ -25,6 +25,8 @@ sandbox options:
   --timeout SECONDS        wall-clock limit for the run (exit 124)
   --commands MODULE        load extra in-process commands from a Python module
   --json                   print one JSON object with stdout, stderr, status
+  --name NAME              the shell's own name: $0 for -c and stdin scripts, and
+                           the prefix of its diagnostics (default pysh)
 shell options:
   -c SCRIPT                run SCRIPT ($0 = NAME, then ARGS)
   -e -u -x -v -f -C, -o OPTION, +o OPTION   as in bash
@@ -55,6 +57,7 @@ class Options:
         self.args: list[str] = []
         self.noexec = False
         self.interactive = False
+        self.name = "pysh"
 
 
 def parse_cli(argv: list[str], host_env=None) -> Options:
@@ -117,6 +120,8 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
                 raise UsageError("--timeout: must be positive")
         elif name == "--commands":
             o.commands.append(value(name))
+        elif name == "--name":
+            o.name = value(name)
         elif a == "--json":
             o.json = True
         elif a in ("--norc", "--noprofile", "--posix", "--login"):
@@ -168,7 +173,7 @@ def build_instance(o: Options):
     from pysh.shellkit import Limits, Mount, MountError
 
     registry = default_registry()
-    registry.load_entry_points()
+    registry.load_entry_points(lazy=True)
     for module in o.commands:
         load_command_module(registry, module)
     try:
@@ -262,7 +267,7 @@ def _run_batch(o: Options, ex) -> int:
         session = make_session(ex)
         stdin = FdInput(0)
         fds = {0: stdin, 1: FdOutput(1), 2: FdOutput(2)}
-        argv0 = o.file if o.file is not None else (o.args[0] if o.command is not None and o.args else "pysh")
+        argv0 = o.file if o.file is not None else (o.args[0] if o.command is not None and o.args else o.name)
         args = o.args[1:] if o.command is not None else o.args
         interp = make_interp(session, fds=fds, argv0=argv0, args=args)
         interp.opts |= o.set_on

@@ -11,6 +11,10 @@ from pysh.shellkit.commands import CommandRegistry
 
 # -- grep and sed (pysh.builtins) ----------------------------------------------
 GREP_SED: dict[str, str] = {
+    "egrep": "pysh.builtins.grep:main",
+    "fgrep": "pysh.builtins.grep:main",
+    "grep": "pysh.builtins.grep:main",
+    "sed": "pysh.builtins.sed:main",
 }
 
 # -- awk (pysh.builtins.awk) ---------------------------------------------------
@@ -23,6 +27,28 @@ AWK: dict[str, str] = {
 
 # -- file utilities (pysh.builtins) --------------------------------------------
 FILES: dict[str, str] = {
+    "basename": "pysh.builtins.paths:basename_main",
+    "dirname": "pysh.builtins.paths:dirname_main",
+    "pwd": "pysh.builtins.paths:pwd_main",
+    "realpath": "pysh.builtins.paths:realpath_main",
+    "readlink": "pysh.builtins.paths:readlink_main",
+    "mkdir": "pysh.builtins.mkdir:mkdir_main",
+    "rmdir": "pysh.builtins.mkdir:rmdir_main",
+    "find": "pysh.builtins.find:main",
+    "ls": "pysh.builtins.ls:main",
+    "rm": "pysh.builtins.rm:main",
+    "cp": "pysh.builtins.cp:main",
+    "mv": "pysh.builtins.mv:main",
+    "ln": "pysh.builtins.ln:main",
+    "touch": "pysh.builtins.touch:main",
+    "chmod": "pysh.builtins.chmod:main",
+    "tree": "pysh.builtins.tree:main",
+    "du": "pysh.builtins.du:main",
+    "df": "pysh.builtins.df:main",
+    "stat": "pysh.builtins.stat:main",
+    "file": "pysh.builtins.filetype:main",
+    "mktemp": "pysh.builtins.mktemp:main",
+    "truncate": "pysh.builtins.truncate:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -44,6 +70,14 @@ TEXT: dict[str, str] = {
     "tr": "pysh.builtins.tr:main",
     "uniq": "pysh.builtins.uniq:main",
     "wc": "pysh.builtins.wc:main",
+    "base64": "pysh.builtins.base64_cmd:main",
+    "md5sum": "pysh.builtins.sums:main",
+    "sha1sum": "pysh.builtins.sums:main",
+    "sha224sum": "pysh.builtins.sums:main",
+    "sha256sum": "pysh.builtins.sums:main",
+    "sha384sum": "pysh.builtins.sums:main",
+    "sha512sum": "pysh.builtins.sums:main",
+    "b2sum": "pysh.builtins.sums:main",
 }
 
 # -- system and process utilities (pysh.builtins) ------------------------------

@@ -141,6 +141,7 @@ async def main(shell, argv: list[str]) -> int:
 async def _cat_lines(shell, stream, out, state, number, nonblank, squeeze, ends, table,
                      pattern) -> None:
     sub = (lambda m: table[m.group()[0]]) if table is not None else None
+    fast = number and not (squeeze or ends or pattern is not None)
     while True:
         chunk = await stream.read(1 << 18)
         if not chunk:
@@ -149,6 +150,23 @@ async def _cat_lines(shell, stream, out, state, number, nonblank, squeeze, ends,
         parts = chunk.split(b"\n")
         last = parts.pop()  # text after the last newline ('' when chunk ends with one)
         res = []
+        if fast:
+            n = state.line
+            for text in parts:
+                if state.at_start:
+                    if nonblank and not text:
+                        res.append(b"\n")
+                        continue
+                    n += 1
+                    res.append(b"%6d\t%b\n" % (n, text))
+                else:
+                    res.append(text + b"\n")
+                    state.at_start = True
+            state.line = n
+            if last:
+                _emit(res, state, last, False, number, nonblank, squeeze, ends, pattern, sub)
+            await out.write(b"".join(res))
+            continue
         for text in parts:
             _emit(res, state, text, True, number, nonblank, squeeze, ends, pattern, sub)
         if last:

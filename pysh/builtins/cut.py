@@ -180,8 +180,12 @@ async def main(shell, argv: list[str]) -> int:
     if mode == "f":
         od = delim if outdelim is None else outdelim
         process = _field_cutter(ranges, delim, od, only_delimited)
+        block = _field_block(ranges, delim, od, only_delimited, process)
     else:
         process = _byte_cutter(ranges, outdelim)
+
+        def block(parts):
+            return list(map(process, parts))
     for name in files:
         try:
             stream = shell.open_input(name)
@@ -200,7 +204,7 @@ async def main(shell, argv: list[str]) -> int:
                 data = pending + chunk
                 parts = data.split(eol)
                 pending = parts.pop()
-                res = [x for x in map(process, parts) if x is not None]
+                res = block(parts)
                 if res:
                     await out.write(eol.join(res) + eol)
             if pending:
@@ -227,16 +231,59 @@ def _byte_cutter(ranges, outdelim):
     return cut
 
 
+def _field_block(ranges, delim, od, only_delimited, process):
+    """Whole blocks at once through itemgetter when every selected field is explicit."""
+    import operator
+
+    def slow(parts):
+        return [x for x in map(process, parts) if x is not None]
+
+    if only_delimited or ranges[-1][1] >= INF:
+        return slow
+    idx = [i - 1 for lo, hi in ranges for i in range(lo, hi + 1)]
+    if len(idx) > 64:
+        return slow
+    maxsplit = idx[-1] + 1
+    if len(idx) == 1:
+        k = idx[0]
+
+        def fast(parts):
+            try:
+                return [line.split(delim, maxsplit)[k] for line in parts]
+            except IndexError:
+                return slow(parts)
+        return fast
+    getter = operator.itemgetter(*idx)
+    join = od.join
+
+    def fast(parts):
+        try:
+            return [join(getter(line.split(delim, maxsplit))) for line in parts]
+        except IndexError:
+            return slow(parts)
+    return fast
+
+
 def _field_cutter(ranges, delim, od, only_delimited):
     slices = [(lo - 1, None if hi >= INF else hi) for lo, hi in ranges]
+    top = ranges[-1][1]
+    maxsplit = -1 if top >= INF else top
+    if len(slices) == 1:
+        a, b = slices[0]
+
+        def cut(line: bytes):
+            if delim not in line:
+                return None if only_delimited else line
+            return od.join(line.split(delim, maxsplit)[a:b])
+        return cut
 
     def cut(line: bytes):
         if delim not in line:
             return None if only_delimited else line
-        fields = line.split(delim)
+        fields = line.split(delim, maxsplit)
         sel = []
         for a, b in slices:
-            sel.extend(fields[a:b])
+            sel += fields[a:b]
         return od.join(sel)
 
     return cut

@@ -150,9 +150,15 @@ async def main(shell, argv: list[str]) -> int:
         finally:
             stream.close()
         shell.budget.check()
-        recs = records(data, sep_re, sep, before)
-        recs.reverse()
-        body = b"".join(recs)
+        if sep_re is None and not before:
+            parts = data.split(sep)
+            last = parts.pop()
+            parts.reverse()
+            body = last + sep.join(parts) + (sep if parts else b"")
+        else:
+            recs = records(data, sep_re, sep, before)
+            recs.reverse()
+            body = b"".join(recs)
         for i in range(0, len(body), 1 << 20):
             await shell.stdout.write(body[i:i + (1 << 20)])
     return status

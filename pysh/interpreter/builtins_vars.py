@@ -124,6 +124,12 @@ async def b_declare(interp, argv):
         if len(w) > 1 and w[0] in "-+" and not operands:
             on = w[0] == "-"
             for c in w[1:]:
+                if cmd == "export" and c in "nf":
+                    if c == "n":
+                        clear_bits |= EXPORT
+                    else:
+                        funcs = True
+                    continue
                 if c == "p":
                     print_mode = True
                 elif c == "f":
@@ -213,10 +219,10 @@ async def b_declare(interp, argv):
     local = cmd in ("local", "declare", "typeset") and bool(interp.vars.frames) and not force_global
     status = 0
     for idx, word in operands:
-        a = assign_args.get(idx)
+        entry = assign_args.get(idx)
         try:
-            if a is not None:
-                await _declare_assign(interp, a, set_bits, clear_bits, local)
+            if entry is not None:
+                await _declare_assign(interp, entry[0], entry[1], set_bits, clear_bits, local)
                 continue
             name, eq, value = word.partition("=")
             append = name.endswith("+")
@@ -235,15 +241,18 @@ async def b_declare(interp, argv):
                     await interp.diag(f"{cmd}: {name}: readonly variable")
                     status = 1
                     continue
-            _apply_attrs(interp, name, var, set_bits, clear_bits)
+            _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
             if eq:
                 if index is not None:
                     interp.assign_key(name, index, value, append=append, local=local)
-                elif isinstance(var.value, dict) and value.startswith("(") and value.endswith(")"):
+                elif (var.attrs & (ARRAY | ASSOC) or isinstance(var.value, dict)) and \
+                        value.startswith("(") and value.endswith(")"):
                     # `declare -a x='(a b)'`: the quoted compound form bash still honours
                     await interp.eval_string(f"{name}={value}")
                 else:
                     interp.assign(name, value, append=append, local=local)
+            if set_bits & READONLY:
+                var.attrs |= READONLY
         except ShellError as e:
             await interp.diag(f"{cmd}: {e.message}" if not e.message.startswith(cmd) else e.message)
             status = 1
@@ -257,14 +266,14 @@ def _valid(name: str) -> bool:
 
 def _get_or_create(interp, name: str, local: bool, set_bits: int) -> Var:
     if local:
-        frame = interp.vars.frames[-1]
+        frame = interp.vars.call_frame()
         v = frame.locals.get(name)
         if v is None:
             outer = interp.vars.lookup(name)
-            # a new local starts unset, but inherits nothing (bash's default)
+            if outer is not None and outer.attrs & READONLY:
+                raise ShellError(f"{name}: readonly variable")
+            # a new local starts unset, and inherits nothing (bash's default)
             v = Var(None, 0)
-            if outer is not None and outer.attrs & EXPORT and False:
-                v.attrs |= EXPORT
             frame.locals[name] = v
         return v
     v = interp.vars.lookup(name) if not local else None
@@ -280,8 +289,8 @@ def _apply_attrs(interp, name: str, var: Var, set_bits: int, clear_bits: int) ->
     if set_bits & ARRAY and var.attrs & ASSOC:
         raise ShellError(f"{name}: cannot convert associative to indexed array")
     var.attrs = (var.attrs | set_bits) & ~clear_bits
-    if set_bits & (ARRAY | ASSOC) and not isinstance(var.value, dict):
-        var.value = {} if var.value is None else ({0: var.value} if not set_bits & ASSOC else {"0": var.value})
+    if set_bits & (ARRAY | ASSOC) and isinstance(var.value, str):
+        var.value = {0: var.value} if not set_bits & ASSOC else {"0": var.value}
     if set_bits & (LOWER | UPPER | INTEGER) and isinstance(var.value, str):
         if set_bits & LOWER:
             var.value = var.value.lower()
@@ -291,15 +300,13 @@ def _apply_attrs(interp, name: str, var: Var, set_bits: int, clear_bits: int) ->
         interp.vars.env_version += 1
 
 
-async def _declare_assign(interp, a, set_bits, clear_bits, local) -> None:
+async def _declare_assign(interp, a, prepared, set_bits, clear_bits, local) -> None:
     name = a.name
     var = _get_or_create(interp, name, local, set_bits)
     if var.attrs & READONLY:
         raise ShellError(f"{name}: readonly variable")
     _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
-    if a.array is not None and not (set_bits & (ARRAY | ASSOC)) and not isinstance(var.value, dict):
-        var.attrs |= 0
-    await interp.do_assign(a, local=local)
+    await interp.apply_assign(a, prepared, local=local)
     if set_bits & READONLY:
         var = interp.vars.lookup(name)
         if var is not None:

@@ -13,12 +13,33 @@ class ShellError(Exception):
 
 
 class ExpansionError(ShellError):
-    """A failed expansion. In a non-interactive shell it ends the shell (``fatal``)."""
+    """A failed expansion, and what bash does about it in a non-interactive shell:
 
-    def __init__(self, message: str, status: int = 1, fatal: bool = True, limit: bool = False):
+    * ``"exit"``: the shell exits (``${x:?}``, an unbound variable with ``set -u``);
+    * ``"line"``: the rest of the current input line is abandoned (arithmetic
+      errors, bad substitutions) and the shell goes on with the next line;
+    * ``"command"``: only the command fails.
+    """
+
+    def __init__(self, message: str, status: int = 1, action: str = "exit", limit: bool = False,
+                 fatal: bool | None = None):
         super().__init__(message, status)
-        self.fatal = fatal
+        if fatal is not None:
+            action = "exit" if fatal else "command"
+        self.action = action
         self.limit = limit
+
+    @property
+    def fatal(self) -> bool:
+        return self.action == "exit"
+
+
+class AbortLine(BaseException):
+    """Abandon the current top-level input line (an expansion error bash does not exit on)."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
 
 
 class NounsetError(ExpansionError):

@@ -10,14 +10,12 @@ it is removed when the instance ends, however it ends.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
-import uuid
 import weakref
 from collections.abc import Iterable, Mapping
 
 from pysh.interpreter.filesystems import MountedFileSystem
 from pysh.shellkit import Budget, CommandRegistry, Confinement, Limits, Mount, MountTable, Shell
+from pysh.shellkit.tempdirs import new_uuid, system_temp_root
 
 TEMP_PREFIX = "swiftbash-"
 WORKSPACE_PREFIX = "pysh-workspace-"
@@ -44,6 +42,8 @@ def synthetic_env(workspace: str) -> dict[str, str]:
 
 def _remove(path: str | None) -> None:
     if path:
+        import shutil
+
         # shutil.rmtree is fd-based on Linux: it does not follow symlinks planted inside.
         shutil.rmtree(path, ignore_errors=True)
 
@@ -85,15 +85,15 @@ class ExecCommand:
     def open(self) -> ExecCommand:
         if self._finalizer is not None:
             raise RuntimeError("sandbox instance already open")
-        root = tempfile.gettempdir()
-        temp_dir = os.path.join(root, f"{TEMP_PREFIX}{uuid.uuid4()}")
+        root = system_temp_root()
+        temp_dir = os.path.join(root, f"{TEMP_PREFIX}{new_uuid()}")
         os.mkdir(temp_dir, 0o700)
         ephemeral = None
         table = None
         try:
             ws_host = self.workspace_dir
             if ws_host is None:
-                ephemeral = os.path.join(root, f"{WORKSPACE_PREFIX}{uuid.uuid4()}")
+                ephemeral = os.path.join(root, f"{WORKSPACE_PREFIX}{new_uuid()}")
                 os.mkdir(ephemeral, 0o700)
                 ws_host = ephemeral
             mounts = [Mount(self.workspace, ws_host, self.read_only), Mount("/tmp", temp_dir),

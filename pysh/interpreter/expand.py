@@ -184,9 +184,15 @@ class Expander:
         """Full expansion of command words to fields (with globbing)."""
         out: list[str] = []
         limit = self.budget.limits.max_brace_expansion
+        decl = None
         for w in words:
             if type(w) is A.Assign:
-                out.append(await self.assign_word_text(w))
+                # an assignment argument of a declaration builtin: expanded once, here
+                prepared = await self.prepare_assign(w)
+                if decl is None:
+                    decl = {}
+                decl[len(out)] = (w, prepared)
+                out.append(await self.assign_word_text(w, prepared))
                 continue
             parts = w.parts
             # fast path: a single plain literal without glob characters
@@ -197,6 +203,7 @@ class Expander:
                 segs = await self.expand_parts(bparts, False)
                 for f in _segs_to_fields(segs, self.ifs(), True):
                     out.extend(self.glob_field(f))
+        self.decl_assigns = decl or {}
         return out
 
     async def expand_word(self, word: A.Word) -> str:
@@ -205,7 +212,21 @@ class Expander:
         if len(parts) == 1 and type(parts[0]) is A.Lit:
             return parts[0].text
         segs = await self.expand_parts(parts, False, assign=True)
-        return "".join(s[0] for s in segs if s is not BREAK)
+        return "".join(" " if s is BREAK else s[0] for s in segs)
+
+    async def expand_key(self, word: A.Word) -> str:
+        """An associative array key. The parser keeps subscripts as arithmetic text,
+        so quotes may still sit inside literal parts: remove them here."""
+        segs = await self.expand_parts(word.parts, False, assign=True)
+        out = []
+        for s in segs:
+            if s is BREAK:
+                out.append(" ")
+            elif s[1] == LIT:
+                out.append(_dequote(s[0]))
+            else:
+                out.append(s[0])
+        return "".join(out)
 
     async def expand_pattern(self, word: A.Word | None) -> str:
         """A pattern string: quoted characters escaped, the rest live."""
@@ -240,7 +261,7 @@ class Expander:
         if matches:
             return matches
         if "failglob" in sh:
-            raise ExpansionError(f"no match: {f.value}", status=1)
+            raise ExpansionError(f"no match: {f.value}", status=1, action="line")
         if "nullglob" in sh:
             return []
         return [f.value]
@@ -282,7 +303,7 @@ class Expander:
             elif t is A.BraceRange:
                 segs.append((p.text or f"{{{p.start}..{p.end}}}", q if q is not None else LIT))
             elif t is A.BadSubst:
-                raise ExpansionError(f"{p.text}: bad substitution", status=1)
+                raise ExpansionError(f"{p.text}: bad substitution", status=1, action="line")
             else:
                 raise ExpansionError(f"unsupported word part {t.__name__}", status=1)
         return segs
@@ -310,7 +331,9 @@ class Expander:
         if op in ("!*", "!@"):
             names = sorted(n for n in self.vars.all_names() if n.startswith(name)
                            and self.vars.lookup(n) is not None and self.vars.lookup(n).value is not None)
-            return self._multi(names, quoted, star=(op == "!*"))
+            if op == "!*" and not quoted and self.ifs() == "":
+                return [("".join(names), EXP)] if names else []
+            return self._multi(names, quoted, star=(op == "!*"), assign=assign)
         index = p.index
         is_all = index is not None and index.text in ("@", "*")
         if p.indirect:
@@ -321,7 +344,7 @@ class Expander:
             if target is None:
                 if "nounset" in self.opts:
                     raise NounsetError(name)
-                raise ExpansionError(f"{name}: invalid indirect expansion", status=1)
+                raise ExpansionError(f"{name}: invalid indirect expansion", status=1, action="line")
             name, index, is_all = self._parse_indirect(target)
         if p.length:
             return [(await self._length(name, index, is_all), QUOTED if quoted else EXP)]
@@ -342,7 +365,7 @@ class Expander:
             if not multi and value is None and "nounset" in self.opts and name not in ("@", "*"):
                 raise NounsetError(self._param_display(name, index))
             if multi:
-                return self._multi(values, quoted, star)
+                return self._multi(values, quoted, star, assign)
             return [(value or "", QUOTED if quoted else EXP)]
 
         if op in (":-", "-", ":=", "=", ":?", "?", ":+", "+"):
@@ -358,17 +381,17 @@ class Expander:
                 present = is_set and not (colon and value == "")
             if base == "-":
                 if present:
-                    return self._multi(values, quoted, star) if multi else [(value, QUOTED if quoted else EXP)]
-                return await self.expand_parts(p.arg.parts if p.arg else [], quoted, assign)
+                    return self._multi(values, quoted, star, assign) if multi else [(value, QUOTED if quoted else EXP)]
+                return await self._operand(p.arg, quoted, assign)
             if base == "+":
                 if present:
-                    return await self.expand_parts(p.arg.parts if p.arg else [], quoted, assign)
+                    return await self._operand(p.arg, quoted, assign)
                 return [("", QUOTED)] if quoted else []
             if base == "=":
                 if present:
                     return self._multi(values, quoted, star) if multi else [(value, QUOTED if quoted else EXP)]
                 if multi or name.isdigit() or name in "@*#?-$!":
-                    raise ExpansionError(f"${name}: cannot assign in this way", status=1)
+                    raise ExpansionError(f"${name}: cannot assign in this way", status=1, action="line")
                 new = await self.expand_word(p.arg) if p.arg else ""
                 if index is not None:
                     await self.assign_index(name, index, new)
@@ -413,21 +436,37 @@ class Expander:
             if items is None:
                 return [] if not quoted else [("", QUOTED)]
         else:
-            raise ExpansionError(f"${{{name}{op}}}: bad substitution", status=1)
+            raise ExpansionError(f"${{{name}{op}}}: bad substitution", status=1, action="line")
         if multi:
             return self._multi(items, quoted, star)
         return [(items[0], QUOTED if quoted else EXP)]
+
+    async def _operand(self, word, quoted: bool, assign: bool) -> list:
+        """The word of ${x:-word} / ${x:+word}: unquoted, its literal text is split too."""
+        segs = await self.expand_parts(word.parts if word else [], quoted, assign)
+        if quoted or assign:
+            return segs
+        return [s if s is BREAK or s[1] != LIT else (s[0], EXP) for s in segs]
 
     def _param_display(self, name: str, index) -> str:
         if index is None:
             return name
         return f"{name}[{index.text}]"
 
-    def _multi(self, values: list[str], quoted: bool, star: bool) -> list:
-        if quoted and star:
+    def _multi(self, values: list[str], quoted: bool, star: bool, assign: bool = False) -> list:
+        if (quoted or assign) and star:
             ifs = self.ifs()
             sep = DEFAULT_IFS[0] if ifs is None else ifs[:1]
             return [(sep.join(values), QUOTED)]
+        if assign:
+            return [(" ".join(values), QUOTED)]
+        if not quoted:
+            # bash joins the elements with IFS's first character, then splits the result
+            # (so empty elements survive a non-whitespace IFS); with IFS null they stay apart
+            ifs = self.ifs()
+            sep = DEFAULT_IFS[0] if ifs is None else ifs[:1]
+            if sep:
+                return [(sep.join(values), EXP)] if values else []
         segs: list = []
         kind = QUOTED if quoted else EXP
         for i, v in enumerate(values):
@@ -442,7 +481,7 @@ class Expander:
             idx = A.ArithExpr(A.Word([A.Lit(sub)], sub), None, sub)
             return base, idx, sub in ("@", "*")
         if not (target.isidentifier() or target.isdigit() or target in ("@", "*", "#", "?", "-", "$", "!", "0")):
-            raise ExpansionError(f"{target}: invalid variable name", status=1)
+            raise ExpansionError(f"{target}: invalid variable name", status=1, action="line")
         return target, None, False
 
     async def _length(self, name: str, index, is_all: bool) -> str:
@@ -551,7 +590,7 @@ class Expander:
                     sel = [v for k, v in arr if k >= off]
                 if length is not None:
                     if length < 0:
-                        raise ExpansionError(f"{length}: substring expression < 0", status=1)
+                        raise ExpansionError(f"{length}: substring expression < 0", status=1, action="line")
                     sel = sel[:length]
                 return self._multi(sel, quoted, star)
             n = len(items)
@@ -561,7 +600,7 @@ class Expander:
                     return self._multi([], quoted, star)
             if length is not None:
                 if length < 0:
-                    raise ExpansionError(f"{length}: substring expression < 0", status=1)
+                    raise ExpansionError(f"{length}: substring expression < 0", status=1, action="line")
                 sel = items[off:off + length]
             else:
                 sel = items[off:]
@@ -577,7 +616,7 @@ class Expander:
         elif length < 0:
             end = n + length
             if end < off:
-                raise ExpansionError(f"{length}: substring expression < 0", status=1)
+                raise ExpansionError(f"{length}: substring expression < 0", status=1, action="line")
             r = s[off:end]
         else:
             r = s[off:off + length]
@@ -618,6 +657,38 @@ class Expander:
                 return [" ".join(pairs)] if letter == "K" else pairs
             return [shell_quote(s) for s in items] if letter == "K" else items
         raise ExpansionError(f"${{{name}@{letter}}}: bad substitution", status=1)
+
+
+def _dequote(text: str) -> str:
+    """Quote removal on raw text ('...', "...", backslashes)."""
+    if not any(c in text for c in "'\"\\"):
+        return text
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "'":
+            j = text.find("'", i + 1)
+            if j < 0:
+                out.append(text[i + 1:])
+                break
+            out.append(text[i + 1:j])
+            i = j + 1
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                if text[i] == "\\" and i + 1 < n and text[i + 1] in '"\\$`':
+                    i += 1
+                out.append(text[i])
+                i += 1
+            i += 1
+        elif c == "\\" and i + 1 < n:
+            out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 def _case_mod(s: str, op: str, pattern: str | None) -> str:

@@ -180,9 +180,16 @@ class PrintfError(Exception):
     pass
 
 
+_U64 = 0xFFFFFFFFFFFFFFFF
+
+
 def _parse_number(arg: str, errors: list[str], unsigned: bool = False) -> int:
-    s = arg.strip(" \t\n")
+    """strtoimax/strtoumax as bash's printf uses them: leading blanks are fine, trailing
+    text is an error (the number read so far is still used), overflow clamps."""
+    s = arg.lstrip(" \t\n")
     if not s:
+        if arg:
+            errors.append(f"{arg}: invalid number")
         return 0
     if s[0] in "'\"":
         return ord(s[1]) if len(s) > 1 else 0
@@ -191,30 +198,23 @@ def _parse_number(arg: str, errors: list[str], unsigned: bool = False) -> int:
     if body[0] in "+-":
         neg = body[0] == "-"
         body = body[1:]
-    try:
-        if body.lower().startswith("0x"):
-            v = int(body[2:], 16)
-        elif body.startswith("0") and len(body) > 1 and body.isdigit():
-            v = int(body, 8)
-        else:
-            v = int(body, 10)
-    except ValueError:
-        # bash prints the prefix it could read, and reports the rest
-        j = 0
-        while j < len(body) and body[j].isdigit():
-            j += 1
+    base, digits = 10, "0123456789"
+    if body[:2].lower() == "0x":
+        base, digits, body = 16, "0123456789abcdefABCDEF", body[2:]
+    elif body.startswith("0") and len(body) > 1:
+        base, digits = 8, "01234567"
+    j = 0
+    while j < len(body) and body[j] in digits:
+        j += 1
+    if j < len(body) or j == 0:
         errors.append(f"{arg}: invalid number")
-        v = int(body[:j]) if j else 0
-    v = -v if neg else v
+    mag = int(body[:j], base) if j else 0
     if unsigned:
-        v &= 0xFFFFFFFFFFFFFFFF
-    elif v > 0x7FFFFFFFFFFFFFFF:
-        errors.append(f"{arg}: Numerical result out of range")
-        v = 0x7FFFFFFFFFFFFFFF
-    elif v < -0x8000000000000000:
-        errors.append(f"{arg}: Numerical result out of range")
-        v = -0x8000000000000000
-    return v
+        if mag > _U64:
+            return _U64
+        return (-mag) & _U64 if neg else mag
+    v = -mag if neg else mag
+    return max(-0x8000000000000000, min(0x7FFFFFFFFFFFFFFF, v))
 
 
 def _parse_float(arg: str, errors: list[str]) -> float:
@@ -230,7 +230,7 @@ def _parse_float(arg: str, errors: list[str]) -> float:
         return 0.0
 
 
-def printf(fmt: str, args: list[str], now=None, tz_env: dict | None = None) -> tuple[str, list[str]]:
+def printf(fmt: str, args: list[str], now=None, tz: str | None = None) -> tuple[str, list[str]]:
     """Format like bash's printf; returns (output, error messages). The format is
     reused while arguments remain."""
     errors: list[str] = []
@@ -317,7 +317,7 @@ def printf(fmt: str, args: list[str], now=None, tz_env: dict | None = None) -> t
                         p += fmt[j]
                         j += 1
                     prec = p or "0"
-            while j < n and fmt[j] in "hlLqjzt":
+            while j < n and fmt[j] in "hlLjzt":
                 j += 1
             if j < n and fmt[j] == "(":
                 close = fmt.find(")", j)
@@ -327,7 +327,7 @@ def printf(fmt: str, args: list[str], now=None, tz_env: dict | None = None) -> t
                 tfmt = fmt[j + 1:close]
                 arg = args[ai] if ai < nargs else None
                 ai += 1
-                out.append(_pad(_strftime(tfmt, arg, now, errors), flags, width, prec))
+                out.append(_pad(_strftime(tfmt, arg, now, errors, tz), flags, width, prec))
                 i = close + 2
                 continue
             if j >= n:
@@ -387,6 +387,20 @@ def _pad(s: str, flags: str, width: str, prec: str | None) -> str:
 
 
 def _fmt_int(spec: str, v: int, conv: str = "d") -> str:
+    if "#" in spec and conv in "oxX":
+        # C's alternate forms: 0 prefix for octal, 0x only for non-zero hex
+        digits = {"o": f"{v:o}", "x": f"{v:x}", "X": f"{v:X}"}[conv]
+        if conv == "o" and not digits.startswith("0"):
+            digits = "0" + digits
+        elif conv in "xX" and v != 0:
+            digits = ("0x" if conv == "x" else "0X") + digits
+        head = spec.replace("#", "")
+        width = int("".join(ch for ch in head.split(".")[0] if ch.isdigit()).lstrip("0") or "0")
+        if "-" in head:
+            return digits.ljust(width)
+        if "0" in head.split(".")[0][1:2] and "-" not in head:
+            return digits.rjust(width, "0")
+        return digits.rjust(width)
     if "." in spec and conv == "d":
         # C: precision is the minimum number of digits
         head, prec = spec.split(".")
@@ -403,18 +417,33 @@ def _fmt_int(spec: str, v: int, conv: str = "d") -> str:
         return str(v)
 
 
-def _strftime(tfmt: str, arg: str | None, now, errors: list[str]) -> str:
+def _strftime(tfmt: str, arg: str | None, now, errors: list[str], tz: str | None = None) -> str:
     if arg is None or arg == "" or arg == "-1":
         t = time.time() if now is None else now
     elif arg == "-2":
         t = time.time() if now is None else now
     else:
-        try:
-            t = int(arg)
-        except ValueError:
-            errors.append(f"{arg}: invalid number")
-            t = 0
+        t = _parse_number(arg, errors)
+    import datetime
+
+    zone = _zone(tz)
     try:
-        return time.strftime(tfmt or "%X", time.localtime(t))
+        out = datetime.datetime.fromtimestamp(t, zone).strftime(tfmt or "%X")
     except (ValueError, OverflowError, OSError):
         return ""
+    # bash formats into a 128-byte buffer: what does not fit is dropped entirely
+    return "" if len(out.encode("utf-8", "surrogateescape")) >= 128 else out
+
+
+def _zone(tz: str | None):
+    """The sandbox's time zone: TZ from the script's environment, else UTC (never the host's)."""
+    import datetime
+
+    if tz:
+        try:
+            from zoneinfo import ZoneInfo
+
+            return ZoneInfo(tz.lstrip(":"))
+        except Exception:  # noqa: BLE001 - an unknown zone name is UTC, as glibc does
+            return datetime.UTC
+    return datetime.UTC

@@ -127,6 +127,12 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
         if n is None:
             n = 0 if op in _INPUT_OPS else 1
         if r.fd_var is not None:
+            if op in (">&", "<&") and r.target.text == "-":
+                # {var}>&- closes the fd whose number the variable holds
+                cur = interp.get_scalar(r.fd_var) or ""
+                if cur.isdigit():
+                    remove(int(cur))
+                continue
             n = 10
             while n in interp.fds or n in fds:
                 n += 1
@@ -162,9 +168,10 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                     if move and src != n:
                         remove(src)
                     continue
-                if op == "<&" or r.fd is not None:
+                if op == "<&":
                     return await fail(f"{target}: ambiguous redirect")
-                op = "&>"  # `>&file` is `&>file`
+                # `>&file` is `&>file`; `N>&file` sends fd N there
+                op = ">" if r.fd is not None else "&>"
                 path = target
             else:
                 path = await interp.expand_redirect_target(r.target)

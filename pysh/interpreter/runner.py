@@ -20,6 +20,7 @@ from pysh.interpreter import glob as globmod
 from pysh.interpreter import pattern as pat
 from pysh.interpreter.arith_eval import ArithEvaluator, ArithRuntimeError
 from pysh.interpreter.errors import (
+    AbortLine,
     ExitShell,
     ExpansionError,
     LoopControl,
@@ -167,6 +168,7 @@ class Interp(Expander):
         self.arith = ArithEvaluator(self)
         self._path_cache: tuple[str, list[str]] | None = None
         self.hashed: dict[str, str] = {}
+        self.decl_assigns: dict = {}  # argv index -> (Assign, prepared) of the last expansion
         self._init_vars(env if env is not None else session.root.env)
 
     # ------------------------------------------------------------------ setup
@@ -266,14 +268,21 @@ class Interp(Expander):
             return val.get(0, "")
         return val
 
+    def _call_frame(self):
+        """The innermost function frame (temp frames hold no positional parameters)."""
+        for f in reversed(self.vars.frames):
+            if not f.temp:
+                return f
+        return None
+
     def positional_list(self) -> list[str]:
-        frames = self.vars.frames
-        return frames[-1].argv if frames else self.argv
+        f = self._call_frame() if self.vars.frames else None
+        return f.argv if f is not None else self.argv
 
     def set_positional(self, args: list[str]) -> None:
-        frames = self.vars.frames
-        if frames:
-            frames[-1].argv = list(args)
+        f = self._call_frame() if self.vars.frames else None
+        if f is not None:
+            f.argv = list(args)
         else:
             self.argv = list(args)
 
@@ -306,6 +315,8 @@ class Interp(Expander):
             i = int(name)
             args = self.positional_list()
             return args[i - 1] if i <= len(args) else None
+        if name == "_":
+            return self.last_arg
         if not (c.isalpha() or c == "_"):
             if name == "?":
                 return str(self.status)
@@ -386,7 +397,7 @@ class Interp(Expander):
             f = self.funcname_array()
             return {i: "" for i in range(len(f))} if f else None
         if name == "BASH_LINENO":
-            frames = self.vars.frames
+            frames = [f for f in self.vars.frames if not f.temp]
             if not frames:
                 return None
             return {i: str(fr.line) for i, fr in enumerate(reversed(frames))} | {len(frames): "0"}
@@ -443,7 +454,7 @@ class Interp(Expander):
         try:
             idx = self.arith.evaluate_text(text)
         except (ArithError, ArithRuntimeError) as e:
-            raise ExpansionError(str(e), status=1) from None
+            raise ExpansionError(str(e), status=1, action="line") from None
         if idx < 0:
             arr = var.value if var is not None and isinstance(var.value, dict) else {}
             top = max(arr) + 1 if arr else 0
@@ -454,30 +465,38 @@ class Interp(Expander):
         """The key of ``name[index]``: a string for associative arrays, an int otherwise."""
         v = self.vars.lookup(name)
         if v is not None and v.attrs & ASSOC:
-            return await self.expand_word(index.word)
+            return await self.expand_key(index.word)
         text = index.text
         if index.node is not None:
             try:
                 idx = self.arith.eval(index.node) if True else 0
             except ArithRuntimeError as e:
-                raise ExpansionError(str(e), status=1) from None
+                raise ExpansionError(str(e), status=1, action="line") from None
             self.arith.text = text
         else:
             expanded = await self.expand_word(index.word)
             try:
                 idx = self.arith.evaluate_text(expanded)
             except (ArithError, ArithRuntimeError) as e:
-                raise ExpansionError(str(e), status=1) from None
+                raise ExpansionError(str(e), status=1, action="line") from None
         if idx < 0:
             arr = v.value if v is not None and isinstance(v.value, dict) else (
                 {0: v.value} if v is not None and v.value is not None else {})
             top = max(arr) + 1 if arr else 0
             if idx + top < 0:
-                raise ExpansionError(f"{name}[{text}]: bad array subscript", status=1)
+                raise BadSubscript(name, f"{name}[{text}]")
             idx += top
         return idx
 
     async def get_indexed(self, name: str, index: A.ArithExpr) -> str | None:
+        try:
+            return await self._get_indexed(name, index)
+        except BadSubscript as e:
+            # reading out of range: bash complains and goes on with an empty value
+            await self.diag(f"{e.name}: bad array subscript")
+            return None
+
+    async def _get_indexed(self, name: str, index: A.ArithExpr) -> str | None:
         name = self._resolve_nameref(name)
         v = self.vars.lookup(name)
         if v is None:
@@ -531,7 +550,8 @@ class Interp(Expander):
             raise ShellError(f"`{name}': not a valid identifier")
         self.budget.check_string(len(value))
         if local:
-            v = self.vars.frames[-1].locals.get(name) if self.vars.frames else self.vars.globals.get(name)
+            cf = self.vars.call_frame()
+            v = cf.locals.get(name) if cf is not None else self.vars.globals.get(name)
         else:
             v = self.vars.lookup(name)
         self._check_writable(name, v)
@@ -575,8 +595,9 @@ class Interp(Expander):
 
     def assign_key(self, name: str, key, value: str, *, append: bool = False,
                    local: bool = False) -> None:
+        cf = self.vars.call_frame() if local else None
         v = self.vars.lookup(name) if not local else (
-            self.vars.frames[-1].locals.get(name) if self.vars.frames else self.vars.globals.get(name))
+            cf.locals.get(name) if cf is not None else self.vars.globals.get(name))
         self._check_writable(name, v)
         if v is None:
             v = Var({}, EXPORT if "allexport" in self.opts else 0)
@@ -599,14 +620,18 @@ class Interp(Expander):
     async def assign_index(self, name: str, index: A.ArithExpr, value: str, *,
                            append: bool = False, local: bool = False) -> None:
         name = self._resolve_nameref(name)
-        key = await self.subscript_value(name, index)
+        try:
+            key = await self.subscript_value(name, index)
+        except BadSubscript as e:
+            raise ExpansionError(f"{e.text}: bad array subscript", status=1, action="line") from None
         self.assign_key(name, key, value, append=append, local=local)
 
     def assign_array(self, name: str, items: list, *, append: bool = False, local: bool = False,
                      assoc: bool | None = None) -> None:
         """``name=(...)``: items are (key | None, value, elem_append) with keys already expanded."""
         if local:
-            v = self.vars.frames[-1].locals.get(name) if self.vars.frames else self.vars.globals.get(name)
+            cf = self.vars.call_frame()
+            v = cf.locals.get(name) if cf is not None else self.vars.globals.get(name)
         else:
             v = self.vars.lookup(name)
         self._check_writable(name, v)
@@ -643,6 +668,14 @@ class Interp(Expander):
 
     # hooks for the arithmetic evaluator
     def arith_get(self, name: str, index: str | None) -> str | None:
+        value = self._arith_get(name, index)
+        if value is None and "nounset" in self.opts:
+            from pysh.interpreter.errors import NounsetError
+
+            raise NounsetError(name if index is None else f"{name}[{index}]" if False else name)
+        return value
+
+    def _arith_get(self, name: str, index: str | None) -> str | None:
         if index is None:
             return self.get_param_value(name)
         v = self.vars.lookup(self._resolve_nameref(name))
@@ -675,9 +708,11 @@ class Interp(Expander):
             text = await self.expand_word(expr.word)
             return self.arith.evaluate_text(text)
         except (ArithError, ArithRuntimeError) as e:
-            raise ExpansionError(str(e), status=1) from None
+            raise ExpansionError(str(e), status=1, action="line") from None
+        except ExpansionError:
+            raise
         except ShellError as e:
-            raise ExpansionError(e.message, status=1) from None
+            raise ExpansionError(e.message, status=1, action="line") from None
 
     # ------------------------------------------------------------ environment
     def env(self) -> dict[str, str]:
@@ -723,11 +758,14 @@ class Interp(Expander):
         try:
             status = await fn(self, node)
         except ShellError as e:
-            if isinstance(e, ExpansionError) and e.fatal and not self.interactive:
-                await self.diag(e.message)
-                raise ExitShell(e.status) from None
             await self.diag(e.message)
+            if isinstance(e, ExpansionError) and e.action != "command":
+                if e.action == "exit" and not self.interactive:
+                    raise ExitShell(e.status) from None
+                raise AbortLine(e.status) from None
             status = e.status
+            self.status = status
+            await self.check_errexit(status)
         self.status = status
         return status
 
@@ -761,6 +799,7 @@ class Interp(Expander):
         return status
 
     async def _assignments_only(self, node: A.Simple) -> int:
+        self.last_arg = ""
         for a in node.assigns:
             await self.do_assign(a)
         if "xtrace" in self.opts and node.assigns:
@@ -777,46 +816,50 @@ class Interp(Expander):
         return status
 
     async def do_assign(self, a: A.Assign, *, local: bool = False) -> None:
-        name = a.name
+        await self.apply_assign(a, await self.prepare_assign(a), local=local)
+
+    async def prepare_assign(self, a: A.Assign):
+        """Expand an assignment's words (keys and values), without assigning yet."""
         if a.array is not None:
             items = []
             for el in a.array:
-                key = None
-                if el.key is not None:
-                    if self.is_assoc(name):
-                        key = await self.expand_word(el.key.word)
-                    else:
-                        key = await self.expand_word(el.key.word)
-                if key is None and self.is_assoc(name) and len(a.array) % 2 == 0 and \
-                        all(e.key is None for e in a.array):
-                    pass
-                vals = await self.expand_words([el.value]) if el.key is None else [await self.expand_word(el.value)]
+                key = await self.expand_key(el.key.word) if el.key is not None else None
                 if key is None:
-                    for val in vals:
+                    for val in await self.expand_words([el.value]):
                         items.append((None, val, False))
                 else:
-                    items.append((key, vals[0] if vals else "", el.append))
+                    items.append((key, await self.expand_word(el.value), el.append))
+            return ("array", items)
+        value = await self.expand_word(a.value) if a.value is not None else ""
+        if a.index is not None:
+            return ("index", value)
+        return ("scalar", value)
+
+    async def apply_assign(self, a: A.Assign, prepared, *, local: bool = False) -> None:
+        name = a.name
+        kind, payload = prepared
+        if kind == "array":
+            items = payload
             if self.is_assoc(name) and items and all(k is None for k, _, _ in items):
                 # bash 5.1+: m=(k1 v1 k2 v2)
                 flat = [v for _, v, _ in items]
                 items = [(flat[i], flat[i + 1] if i + 1 < len(flat) else "", False)
                          for i in range(0, len(flat), 2)]
             self.assign_array(name, items, append=a.append, local=local)
-            return
-        value = await self.expand_word(a.value) if a.value is not None else ""
-        if a.index is not None:
-            await self.assign_index(name, a.index, value, append=a.append, local=local)
+        elif kind == "index":
+            await self.assign_index(name, a.index, payload, append=a.append, local=local)
         else:
-            self.assign(name, value, append=a.append, local=local)
+            self.assign(name, payload, append=a.append, local=local)
 
-    async def assign_word_text(self, a: A.Assign) -> str:
-        """An assignment as a declaration builtin's argument text (for xtrace and plain args)."""
+    async def assign_word_text(self, a: A.Assign, prepared=None) -> str:
+        """An assignment as a declaration builtin's argument text (for xtrace and $_)."""
         op = "+=" if a.append else "="
         idx = f"[{a.index.text}]" if a.index is not None else ""
         if a.array is not None:
-            return f"{a.name}{idx}{op}(...)"
-        value = await self.expand_word(a.value) if a.value is not None else ""
-        return f"{a.name}{idx}{op}{value}"
+            return a.name
+        if prepared is None:
+            prepared = await self.prepare_assign(a)
+        return f"{a.name}{idx}{op}{prepared[1]}"
 
     def ps4(self) -> str:
         ps4 = self.get_scalar("PS4")
@@ -841,6 +884,13 @@ class Interp(Expander):
         builtin = None if fn is not None else self.session.builtins.get(name)
         if fn is None and builtin is None:
             return await self.run_external(argv, assigns, redirs)
+        if name == "exec" and fn is None and len(argv) == 1:
+            # `exec` with only redirections: they stay, in this shell's own fd table
+            for a in assigns:
+                await self.do_assign(a)
+            if redirs:
+                return 0 if await self.apply_redirs(redirs, permanent=True) is not None else 1
+            return 0
         red = None
         saved_fds = None
         temp_saved = None
@@ -854,9 +904,8 @@ class Interp(Expander):
                 saved_fds, self.fds = self.fds, red.fds
             if fn is not None:
                 return await self.call_function(fn, argv)
-            assign_args = _assign_args(words) if words and name in _DECL_BUILTINS else None
-            if assign_args:
-                self._assign_args = assign_args
+            if name in _DECL_BUILTINS:
+                self._assign_args = self.decl_assigns
             return await builtin(self, argv)
         finally:
             if saved_fds is not None:
@@ -876,29 +925,44 @@ class Interp(Expander):
                     pass
 
     async def _temp_assigns(self, assigns, special: bool):
-        """``X=1 cmd`` for functions and builtins: set, remember the old values."""
-        saved = []
-        for a in assigns:
-            name = a.name
-            if special:
-                await self.do_assign(a)
-                continue
-            scope = self.vars.scope_of(name)
-            old = scope.get(name)
-            saved.append((scope, name, old.copy() if old is not None else None))
-            await self.do_assign(a)
-            v = self.vars.lookup(name)
-            if v is not None and a.index is None and a.array is None:
-                v.attrs |= EXPORT
-                self.vars.env_version += 1
-        return saved
+        """``X=1 cmd`` for functions and builtins: bindings in a temp frame, exported.
 
-    def _restore_temp(self, saved) -> None:
-        for scope, name, old in reversed(saved):
-            if old is None:
-                scope.pop(name, None)
-            else:
-                scope[name] = old
+        In POSIX mode, assignments before special builtins persist instead.
+        """
+        if special and "posix" in self.opts:
+            for a in assigns:
+                await self.do_assign(a)
+            return None
+        values = []
+        for a in assigns:
+            if a.array is not None or a.index is not None:
+                values.append((a, None))
+                continue
+            value = await self.expand_word(a.value) if a.value is not None else ""
+            if a.append:
+                value = (self.get_scalar(a.name) or "") + value
+            values.append((a, value))
+        frame = Frame("", [], self.lineno, temp=True)
+        self.vars.frames.append(frame)
+        for a, value in values:
+            old = self.vars.lookup(a.name)
+            if old is not None and old.attrs & READONLY:
+                self.vars.frames.pop()
+                raise ShellError(f"{a.name}: readonly variable")
+            if value is None:
+                await self.do_assign(a, local=True)
+                continue
+            attrs = (old.attrs if old is not None else 0) | EXPORT
+            frame.locals[a.name] = Var(self._coerce(old, value, a.name), attrs)
+        self.vars.env_version += 1
+        return frame
+
+    def _restore_temp(self, frame) -> None:
+        frames = self.vars.frames
+        if frame in frames:
+            while frames and frames[-1] is not frame:
+                frames.pop()
+            frames.pop()
         self.vars.env_version += 1
 
     async def call_function(self, fn: A.FunctionDef, argv: list[str]) -> int:
@@ -916,6 +980,7 @@ class Interp(Expander):
         finally:
             self.call_depth -= 1
             self.vars.frames.pop()
+            self.vars.env_version += 1  # exported locals go out of scope
             self.lineno = saved_line
         if "RETURN" in self.traps and not self.in_trap:
             await self.run_trap("RETURN")
@@ -959,15 +1024,11 @@ class Interp(Expander):
             found = self.find_command(name)
         env = self.env()
         if assigns:
-            env = dict(env)
-            saved = await self._temp_assigns(assigns, special=False)
+            frame = await self._temp_assigns(assigns, special=False)
             try:
-                for a in assigns:
-                    v = self.get_scalar(a.name)
-                    if v is not None:
-                        env[a.name] = v
+                env = dict(self.env())
             finally:
-                self._restore_temp(saved)
+                self._restore_temp(frame)
         red = None
         fds = self.fds
         if redirs:
@@ -1106,7 +1167,10 @@ class Interp(Expander):
                     pass
                 if "noexec" in self.opts:
                     continue
-                status = await self.run_list(prog.body)
+                try:
+                    status = await self.run_list(prog.body)
+                except AbortLine as e:
+                    status = self.status = e.status
         except ExitShell as e:
             status = e.status
         if top_level:
@@ -1248,7 +1312,7 @@ class Interp(Expander):
             status = await self.execute(cmd)
         except BrokenPipe:
             status = STATUS_SIGPIPE
-        except ExitShell as e:
+        except (ExitShell, AbortLine) as e:
             if in_current_shell:
                 raise
             status = e.status
@@ -1348,7 +1412,7 @@ class Interp(Expander):
     async def _subshell_body(self, body) -> int:
         try:
             status = await self.run_list(body)
-        except ExitShell as e:
+        except (ExitShell, AbortLine) as e:
             status = e.status
         return await self.run_exit_trap(status)
 
@@ -1472,6 +1536,7 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                self.lineno = node.line
                 if node.cond is not None and await self.eval_arith_expr(node.cond) == 0:
                     break
                 status, ctl = await self._loop_body(node.body)
@@ -1548,9 +1613,9 @@ class Interp(Expander):
 
         try:
             status = 0 if await eval_cond(self, node.expr) else 1
+        except ExpansionError:
+            raise
         except ShellError as e:
-            if isinstance(e, ExpansionError) and e.fatal and not self.interactive and not isinstance(e, ExpansionError.__mro__[0]):
-                raise
             await self.diag(e.message)
             status = 2
         await self.check_errexit(status)
@@ -1600,7 +1665,7 @@ class Interp(Expander):
         try:
             try:
                 status = await child.run_list(body)
-            except ExitShell as e:
+            except (ExitShell, AbortLine) as e:
                 status = e.status
             except BrokenPipe:
                 status = STATUS_SIGPIPE
@@ -1714,6 +1779,13 @@ class Interp(Expander):
 
 COMMAND_MARKER_PREFIX = b"#!/usr/bin/env pysh-command"
 
+
+class BadSubscript(Exception):
+    def __init__(self, name: str, text: str):
+        super().__init__(text)
+        self.name = name
+        self.text = text
+
 _DYNAMIC = {"RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
             "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS"}
 _SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO"}
@@ -1725,10 +1797,6 @@ _DECL_BUILTINS = {"declare", "typeset", "local", "export", "readonly"}
 def _valid_name(name: str) -> bool:
     return bool(name) and (name[0].isalpha() or name[0] == "_") and all(
         c.isalnum() or c == "_" for c in name) and name.isascii()
-
-
-def _assign_args(words) -> dict[int, A.Assign]:
-    return {i: w for i, w in enumerate(words) if type(w) is A.Assign}
 
 
 def _xtrace_quote(s: str) -> str:

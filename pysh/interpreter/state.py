@@ -112,16 +112,20 @@ DEFAULT_SHOPT = {"checkwinsize", "cmdhist", "complete_fullquote", "extquote", "f
 
 
 class Frame:
-    """One function call: its locals and its positional parameters."""
+    """One function call (its locals and positional parameters), or a *temp frame*:
+    the ``X=1`` bindings in front of a function or builtin, which ``unset`` can
+    remove to reveal the variable beneath, and which vanish when the command ends."""
 
-    __slots__ = ("locals", "argv", "name", "line", "source")
+    __slots__ = ("locals", "argv", "name", "line", "source", "temp")
 
-    def __init__(self, name: str, argv: list[str], line: int = 0, source: str = ""):
+    def __init__(self, name: str, argv: list[str], line: int = 0, source: str = "",
+                 temp: bool = False):
         self.locals: dict[str, Var] = {}
         self.argv = argv
         self.name = name
         self.line = line
         self.source = source
+        self.temp = temp
 
 
 class Variables:
@@ -139,7 +143,7 @@ class Variables:
         new.globals = {k: v.copy() for k, v in self.globals.items()}
         new.frames = []
         for f in self.frames:
-            nf = Frame(f.name, list(f.argv), f.line, f.source)
+            nf = Frame(f.name, list(f.argv), f.line, f.source, f.temp)
             nf.locals = {k: v.copy() for k, v in f.locals.items()}
             new.frames.append(nf)
         new.env_version = self.env_version
@@ -159,14 +163,23 @@ class Variables:
                 return f.locals
         return self.globals
 
+    def call_frame(self) -> Frame | None:
+        """The innermost function frame (``local`` goes there, never into a temp frame)."""
+        for f in reversed(self.frames):
+            if not f.temp:
+                return f
+        return None
+
     def set_local(self, name: str, var: Var) -> None:
-        if self.frames:
-            self.frames[-1].locals[name] = var
+        f = self.call_frame()
+        if f is not None:
+            f.locals[name] = var
         else:
             self.globals[name] = var
 
     def is_local_here(self, name: str) -> bool:
-        return bool(self.frames) and name in self.frames[-1].locals
+        f = self.call_frame()
+        return f is not None and name in f.locals and self.scope_of(name) is f.locals
 
     def unset(self, name: str) -> None:
         scope = self.scope_of(name)

@@ -75,7 +75,8 @@ class Extractor:
         except FileSystemError as e:
             raise ArchiveError(f"{dest}: Cannot open: {os.strerror(e.errno)}") from None
         if not _common.vis_dir(shell, self.dest_v):
-            raise ArchiveError(f"{dest}: Cannot open: {os.strerror(errno.ENOTDIR)}")
+            code = errno.ENOTDIR if _common.vexists(shell, self.dest_v) else errno.ENOENT
+            raise ArchiveError(f"{dest}: Cannot open: {os.strerror(code)}")
         self.dest_canon = canon.rstrip("/") or "/"
         self.count = 0
         self.dir_times: list[tuple[str, float]] = []
@@ -500,10 +501,10 @@ async def _tar_read(shell, o, operands, cdir, mode, strip, err: Out) -> int:
                             await out.write(chunk)
                     continue
                 if "v" in o:
-                    await out.write(encode(name) + (b"/" if m.isdir() and not
-                                                    name.endswith("/") else b"") + b"\n")
+                    await out.write(encode(m.name) + (b"/" if m.isdir() and not
+                                                      m.name.endswith("/") else b"") + b"\n")
                 try:
-                    await _extract_member(shell, tf, m, name, ex, o)
+                    await _extract_member(shell, tf, m, name, ex, o, strip)
                 except Refused as r:
                     await err.write(encode(shell.display(f"tar: {r}\n")))
                     status = 2
@@ -529,7 +530,8 @@ async def _tar_read(shell, o, operands, cdir, mode, strip, err: Out) -> int:
     return status
 
 
-async def _extract_member(shell, tf, m, name: str, ex: Extractor, o: dict) -> None:
+async def _extract_member(shell, tf, m, name: str, ex: Extractor, o: dict,
+                          strip: int = 0) -> None:
     rel = _norm_member(name)
     shown = name
     if not rel:
@@ -543,6 +545,8 @@ async def _extract_member(shell, tf, m, name: str, ex: Extractor, o: dict) -> No
         return
     if m.islnk():
         target = _norm_member(m.linkname)
+        if strip:
+            target = "/".join(target.split("/")[strip:])
         ex.hardlink(rel, shown, target)
         return
     if m.ischr() or m.isblk() or m.isfifo():
@@ -719,7 +723,8 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
 
     from pysh.shellkit.options import OptionError, parse_options
 
-    prog = posixpath.basename(argv[0])
+    invoked = posixpath.basename(argv[0])
+    prog = "gzip"  # gunzip and zcat report as gzip
     try:
         opts, files = parse_options(argv[1:], "cdfklnNqrtv123456789", {
             "stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d", "force": "f",
@@ -741,8 +746,8 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
     for k, _ in opts:
         if k.isdigit():
             level = int(k)
-    decompress = "d" in keys or prog in ("gunzip", "zcat")
-    to_stdout = "c" in keys or prog == "zcat"
+    decompress = "d" in keys or invoked in ("gunzip", "zcat")
+    to_stdout = "c" in keys or invoked == "zcat"
     keep = "k" in keys
     force = "f" in keys
     quiet = "q" in keys
@@ -755,7 +760,8 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
     async def warn(msg: str, code: int = 1) -> None:
         nonlocal status
         if not quiet or code == 1:
-            await err.write(encode(f"{prog}: {msg}\n"))
+            lead = "\n" if msg.endswith("not in gzip format") else ""
+            await err.write(encode(f"{lead}{prog}: {msg}\n"))
         status = max(status, code) if status != 1 else 1
 
     if "l" in keys:
@@ -812,7 +818,7 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
             mtime = _gzip_header_mtime(data) if restore_name else None
         else:
             if name.endswith(".gz") and not to_stdout and not force:
-                await warn(f"{name} already has .gz suffix -- unchanged", 2)
+                await warn(f"{name} already has .gz suffix -- unchanged", 0)
                 continue
             try:
                 data = _common.read_file(shell, name)
@@ -902,7 +908,7 @@ def _gzip_header_mtime(data: bytes) -> int | None:
 
 async def _gzip_list(shell, files, prog, out: Out, err: Out) -> int:
     status = 0
-    await out.write(b"         compressed        uncompressed  ratio uncompressed_name\n")
+    header_done = False
     tot_c = tot_u = 0
     n = 0
     for name in files:
@@ -913,9 +919,12 @@ async def _gzip_list(shell, files, prog, out: Out, err: Out) -> int:
             status = 1
             continue
         if len(data) < 18 or data[:2] != b"\x1f\x8b":
-            await err.write(encode(f"{prog}: {name}: not in gzip format\n"))
+            await err.write(encode(f"\n{prog}: {name}: not in gzip format\n"))
             status = 1
             continue
+        if not header_done:
+            await out.write(b"         compressed        uncompressed  ratio uncompressed_name\n")
+            header_done = True
         comp = len(data)
         uncomp = int.from_bytes(data[-4:], "little")
         header = 10
@@ -1012,8 +1021,8 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
         try:
             st = _common.vstat(shell, op, follow=False)
         except FileSystemError:
-            await err.write(encode(f"\tzip warning: name not matched: {op}\n"))
-            status = 12
+            if "q" not in flags:
+                await out.write(encode(f"\tzip warning: name not matched: {op}\n"))
             continue
         if _stat.S_ISDIR(st.st_mode) and "r" in flags:
             for mname, mv, mst in _collect(shell, op, op.rstrip("/"), st, True):
@@ -1025,8 +1034,8 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
                 pass
             members.append((op.rstrip("/") if _stat.S_ISDIR(st.st_mode) else op, op, st))
     if not members and not existing:
-        await err.write(encode("\nzip error: Nothing to do! (" + zname + ")\n"))
-        await err.flush()
+        await out.write(encode("\nzip error: Nothing to do! (" + zname + ")\n"))
+        await out.flush()
         return 12
     buf = io.BytesIO()
     entries: dict[str, tuple] = dict(existing)
@@ -1060,6 +1069,8 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
                 status = 18
                 continue
             info.compress_type = zipfile.ZIP_STORED
+            if _looks_text(data):
+                info.internal_attr = 1
             if data and level:
                 import zlib
 
@@ -1098,6 +1109,14 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
     await out.flush()
     await err.flush()
     return status
+
+
+def _looks_text(data: bytes) -> bool:
+    """Info-ZIP's text/binary guess, roughly: no NUL and few control bytes."""
+    if b"\0" in data[:65536]:
+        return False
+    bad = sum(1 for c in data[:4096] if c < 32 and c not in (9, 10, 12, 13, 27))
+    return bad == 0
 
 
 # =================================================================== unzip
@@ -1165,10 +1184,15 @@ async def unzip_main(shell: Shell, argv: list[str]) -> int:
         try:
             zf = zipfile.ZipFile(f)
         except zipfile.BadZipFile:
-            await err.write(encode(f"  End-of-central-directory signature not found.  Either "
-                                   f"this file is not\n  a zipfile, or it constitutes one disk "
-                                   f"of a multi-part archive.\nunzip:  cannot find zipfile "
-                                   f"directory in {real_name}.\n"))
+            await out.write(encode(f"Archive:  {real_name}\n"))
+            await out.flush()
+            await err.write(encode(
+                "  End-of-central-directory signature not found.  Either this file is not\n"
+                "  a zipfile, or it constitutes one disk of a multi-part archive.  In the\n"
+                "  latter case the central directory and zipfile comment will be found on\n"
+                "  the last disk(s) of this archive.\n"
+                f"unzip:  cannot find zipfile directory in one of {zname} or\n"
+                f"        {zname}.zip, and cannot find {zname}.ZIP, period.\n"))
             await err.flush()
             return 9
         infos = zf.infolist()
@@ -1230,7 +1254,8 @@ async def unzip_main(shell: Shell, argv: list[str]) -> int:
                     raise Refused(f"{name}: refusing to create a device or FIFO")
                 verb = "inflating" if info.compress_type != zipfile.ZIP_STORED else "extracting"
                 if not quiet:
-                    await out.write(encode(f"{verb:>11}: {shown:<22} \n"))
+                    tail = " " if info.internal_attr & 1 else "  "  # UnZip's text/binary mark
+                    await out.write(encode(f"{verb:>11}: {shown:<22}{tail}\n"))
                 perm = (mode & 0o777) or 0o644
                 t = calendar.timegm(info.date_time + (0, 0, 0))
                 with zf.open(info) as src:

@@ -166,7 +166,8 @@ def _parse(args: list[str]):
             if ok:
                 continue
         raise FdError(f"error: Found argument '{a}' which wasn't expected, or isn't valid in "
-                      "this context")
+                      f"this context\n\n  If you tried to supply '{a}' as a value rather than a "
+                      f"flag, use '-- {a}'\n\nUsage: fd [OPTIONS] [pattern] [path]...")
     return o
 
 
@@ -245,13 +246,13 @@ class Finder:
                 else re.compile(_common._glob_body(pattern) + r"\Z", re.S | (re.I if icase else 0))
         if "fixed" in f:
             return re.compile(re.escape(pattern), re.I if icase else 0)
-        from pysh.ports.rg import RgError, translate
+        from pysh.ports.rg import RgError, _regex_error, translate
 
         try:
             return re.compile(translate(pattern), re.I if icase else 0)
         except (re.error, RgError) as e:
-            detail = e.msg if isinstance(e, re.error) else str(e).rsplit("error: ", 1)[-1]
-            raise FdError(f"regex parse error:\n    {pattern}\nerror: {detail}\n\nNote: You "
+            text = _regex_error([pattern], e) if isinstance(e, re.error) else str(e)
+            raise FdError(f"{text}\n\nNote: You "
                           "can use the '--fixed-strings' option to search for a literal string "
                           "instead of a regular expression. Alternatively, you can also use the "
                           "'--glob' option to match on a glob pattern.") from None
@@ -276,7 +277,7 @@ class Finder:
             results.extend(self._walk(root, implicit))
             if self.max_results is not None and len(results) >= self.max_results:
                 break
-        results.sort(key=lambda r: encode(r[0]))
+        results.sort(key=lambda r: encode(r[0]) + (b"/" if r[2] else b""))
         if self.max_results is not None:
             results = results[:self.max_results]
         if "quiet" in f:
@@ -309,6 +310,8 @@ class Finder:
         else:
             prefix = root if root.endswith("/") else root + "/"
         exec_prefix = "./" if implicit and not absolute else prefix
+        if "print0" in f:
+            prefix = exec_prefix
         out: list[tuple[str, str, bool]] = []
         walk_top = None
         errors: list = []

@@ -203,11 +203,11 @@ def _parse_args(argv: list[str]):
                 vals = take(2, f"jq: --{name} takes two parameters (e.g. {example})")
                 o["named"].append((name, vals[0], vals[1]))
                 continue
-            raise Usage(f"jq: Unknown option: {text}")
+            raise Usage(f"jq: Unknown option {text}")
         for ch in text[1:]:
             key = SHORT.get(ch)
             if key is None:
-                raise Usage(f"jq: Unknown option: {text}")
+                raise Usage(f"jq: Unknown option {text}")
             flags.add(key)
     return o, flags
 
@@ -257,7 +257,7 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
         try:
             program_bytes = _common.read_file(shell, program)
         except OSError as e:
-            return await die(f"jq: error: Could not open {program}: "
+            return await die(f"jq: Could not open {program}: "
                              f"{os.strerror(e.errno or errno.EIO)}\n")
         program = decode(program_bytes)
         if program.startswith("#!"):
@@ -336,14 +336,14 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
             try:
                 fd = _common.open_read(shell, name)
             except OSError as e:
-                await err.write(encode(f"jq: error: Could not open {name}: "
+                await err.write(encode(f"jq: error: Could not open file {name}: "
                                        f"{os.strerror(e.errno or errno.EIO)}\n"))
                 input_errors += 1
                 continue
             fds.append(fd)
             import stat as _stat
             if _stat.S_ISDIR(os.fstat(fd).st_mode):
-                await err.write(encode(f"jq: error: Could not open {name}: "
+                await err.write(encode(f"jq: error: Could not open file {name}: "
                                        f"{os.strerror(errno.EISDIR)}\n"))
                 input_errors += 1
                 continue
@@ -358,7 +358,7 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
             _common.write_all(mfd, data)
             os.lseek(mfd, 0, os.SEEK_SET)
             stdin_path = f"/dev/fd/{mfd}"
-            fnames[stdin_path] = None
+            fnames[stdin_path] = "<stdin>"  # what jq 1.6 reports (1.7+ says null)
             if not files:
                 inputs.append("-")
         inputs = [stdin_path if p == "-" else p for p in inputs]
@@ -418,7 +418,7 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
         errors.clear()
 
         input_state = ctypes.c_void_p(L.jq_util_input_init(cbs[3], None))
-        parser = None if "rawin" in flags else L.jv_parser_new(0)
+        parser = None if "rawin" in flags else L.jv_parser_new(1 if "seq" in flags else 0)
         L.jq_util_input_set_parser(input_state, parser, 1 if "slurp" in flags else 0)
         L.jq_set_input_cb(state, L.NEXT_INPUT_CB, input_state)
         for p in inputs:
@@ -451,8 +451,10 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
         ret = runner.ret
         if runner.halt_code is not None:
             return runner.halt_code
-        if input_errors or runner.parse_error or L.jq_util_input_errors(input_state):
+        if input_errors or L.jq_util_input_errors(input_state):
             return 2
+        if runner.parse_error:
+            return 4  # jq 1.6's status after an input parse error
         if "exit" in flags:
             return {OK: 0, NULL_KIND: 1, NO_OUTPUT: 4, ERROR: 5}.get(ret, 5)
         return ret if ret > 0 else 0
@@ -575,8 +577,11 @@ class _Runner:
             msg = L.jv_invalid_get_msg(value)
             text = L.string_bytes(msg)
             L.jv_free(msg)
+            if "seq" in self.flags:  # --seq: parse errors are not fatal
+                yield b"", encode(self.shell.display(
+                    _map_fds(decode(b"ignoring parse error: " + text), self.fnames))) + b"\n"
+                continue
             self.parse_error = True
-            self.ret = 2
             yield b"", encode(self.shell.display(
                 _map_fds(decode(b"parse error: " + text), self.fnames))) + b"\n"
             return

@@ -509,7 +509,7 @@ class Search:
         try:
             return re.compile(body, flags)
         except re.error as e:
-            raise RgError(f"regex parse error:\n    {'|'.join(pats)}\nerror: {e.msg}") from None
+            raise RgError(_regex_error(pats, e)) from None
         except (OverflowError, RecursionError):
             raise RgError("regex parse error: the pattern is too large") from None
 
@@ -538,6 +538,8 @@ class Search:
         paths = operands or ["./"]
         many = len(paths) > 1 or any(self._is_dir(p) for p in paths)
         self.with_filename = o.with_filename if o.with_filename is not None else many
+        if o.vimgrep:
+            self.with_filename = True
         if o.heading is False and o.with_filename is None:
             pass
         for p in paths:
@@ -974,6 +976,28 @@ class Search:
         end_text = json.dumps(end, separators=(",", ":"), ensure_ascii=False)
         self.json_printed += printed
         await self._emit(encode(body + end_text + "\n"))
+
+
+_RUST_MESSAGES = {
+    "missing ), unterminated subpattern": "unclosed group",
+    "unbalanced parenthesis": "unopened group",
+    "unterminated character set": "unclosed character class",
+    "nothing to repeat": "repetition operator missing expression",
+    "multiple repeat": "repetition operator missing expression",
+    "bad escape (end of pattern)": "incomplete escape sequence, reached end of pattern prematurely",
+}
+
+
+def _regex_error(pats: list[str], e: re.error) -> str:
+    """Python's regex error in the shape of ripgrep's (Rust regex) message."""
+    msg = _RUST_MESSAGES.get(e.msg, e.msg)
+    if len(pats) == 1 and e.pos is not None and e.pos <= len(pats[0]):
+        pat = pats[0]
+        pos = e.pos
+        if e.msg.startswith("missing )"):
+            pos = pat.rfind("(") if "(" in pat else pos
+        return f"regex parse error:\n    {pat}\n    {' ' * pos}^\nerror: {msg}"
+    return f"regex parse error:\n    {'|'.join(pats)}\nerror: {msg}"
 
 
 def _elapsed(sec: float) -> dict:

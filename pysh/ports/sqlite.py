@@ -101,6 +101,8 @@ REFUSED = {"shell", "system", "load", "cd", "backup", "save", "restore", "clone"
            "recover", "vfsinfo", "vfslist", "vfsname", "dbconfig", "testctrl", "selftest",
            "imposter", "eqp", "expert"}
 
+# SQLITE_ERROR, CORRUPT, CANTOPEN, AUTH, NOTADB: errors the CLI reports "in prepare"
+_PREPARE_CODES = (1, 11, 14, 23, 26)
 SQLITE_DENY = 1
 SQLITE_OK = 0
 _PATH_PRAGMAS = {"temp_store_directory", "data_store_directory"}
@@ -145,6 +147,8 @@ def fmt_real(x: float) -> str:
     """SQLite's text rendering of a REAL ("%!.15g")."""
     if math.isinf(x):
         return "Inf" if x > 0 else "-Inf"
+    if x == 0:
+        return "0.0"
     s = f"{x:.15g}"
     if "e" in s:
         mant, exp = s.split("e")
@@ -242,6 +246,7 @@ class State:
             return False
 
     def _harden(self, conn: sqlite3.Connection) -> None:
+        conn.text_factory = decode  # TEXT that is not UTF-8 comes back byte for byte
         try:
             conn.enable_load_extension(False)
         except AttributeError:
@@ -564,6 +569,8 @@ async def run_sql(st: State, sql: str, lineno: int | None) -> bool:
         offset_lines += stmt.count("\n")
         if not _has_sql(stmt):
             continue
+        if _has_surrogates(stmt):  # SQL text must be UTF-8 for the module: replace the bad bytes
+            stmt = encode(stmt).decode("utf-8", "replace")
         try:
             cur = conn.execute(stmt)
             names = [d[0] for d in cur.description] if cur.description else []
@@ -575,20 +582,20 @@ async def run_sql(st: State, sql: str, lineno: int | None) -> bool:
             st.errors += 1
             code = (getattr(e, "sqlite_errorcode", 1) or 1) & 0xFF
             msg = str(e)
-            runtime = code not in (1, 23)
+            # Python runs prepare and the first step in one call: tell them apart by code
+            runtime = code not in _PREPARE_CODES
+            suffix = f" ({code})" if code != 1 else ""
+            st.last_code = code
             if start_line is None:
                 if runtime:
-                    await st.error(f"Error: stepping, {msg} ({code})")
-                    st.last_code = code
+                    await st.error(f"Error: stepping, {msg}{suffix}")
                 else:
-                    await st.error(f"Error: in prepare, {msg}")
-                    st.last_code = 1
+                    await st.error(f"Error: in prepare, {msg}{suffix}" + _error_context(stmt, msg))
             elif runtime:
-                await st.error(f"Runtime error near line {start_line}: {msg} ({code})")
+                await st.error(f"Runtime error near line {start_line}: {msg}{suffix}")
             else:
-                text = f"Parse error near line {start_line}: {msg}"
-                ctx = _error_context(stmt, msg)
-                await st.error(text + ctx)
+                text = f"Parse error near line {start_line}: {msg}{suffix}"
+                await st.error(text + _error_context(stmt, msg))
             if st.bail:
                 return False
             continue
@@ -603,6 +610,14 @@ async def run_sql(st: State, sql: str, lineno: int | None) -> bool:
             st.once = False
             st.close_redirect()
     return ok
+
+
+def _has_surrogates(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+        return False
+    except UnicodeEncodeError:
+        return True
 
 
 def _leading_newlines(stmt: str) -> int:
@@ -624,6 +639,16 @@ def _error_context(stmt: str, msg: str) -> str:
 # ------------------------------------------------------------ dot-commands
 async def dot_command(st: State, line: str) -> bool:
     """Run one dot-command; False when it failed."""
+    try:
+        return await _dot_command(st, line)
+    except sqlite3.Error as e:
+        if st.shell.budget.expired() or st.shell.budget.interrupted:
+            st.shell.budget.check()
+        await st.error(f"Error: {e}")
+        return False
+
+
+async def _dot_command(st: State, line: str) -> bool:
     args = split_dot_args(line.strip()[1:])
     if not args:
         return True
@@ -883,7 +908,7 @@ async def _import(st: State, args: list[str]) -> bool:
     if not exists:
         if not rows:
             return True
-        header = rows.pop(0)
+        header = [encode(c).decode("utf-8", "replace") for c in rows.pop(0)]
         cols = ",".join(f'"{c.replace(chr(34), chr(34) * 2)}" TEXT' for c in header)
         try:
             conn.execute(f'CREATE TABLE {_ident(table)}({cols})')
@@ -905,7 +930,7 @@ async def _import(st: State, args: list[str]) -> bool:
             await st.error(f"{fname}:{lineno}: expected {ncol} columns but found {len(r)} - "
                            "extras ignored")
             r = r[:ncol]
-        fixed.append(r)
+        fixed.append([encode(v) if v is not None and _has_surrogates(v) else v for v in r])
     try:
         conn.execute("BEGIN")
         for i in range(0, len(fixed), 5000):

@@ -44,6 +44,7 @@ class CommandRegistry:
     def __init__(self, table: Mapping[str, CommandTarget] | None = None):
         self._targets: dict[str, CommandTarget] = {}
         self._loaded: dict[str, CommandFunc] = {}
+        self._lazy_groups: list[str] = []
         if table:
             for name, target in table.items():
                 self.register(name, target)
@@ -69,6 +70,9 @@ class CommandRegistry:
         if func is not None:
             return func
         target = self._targets.get(name)
+        if target is None and self._lazy_groups:
+            self._load_pending_entry_points()
+            target = self._targets.get(name)
         if target is None:
             return None
         if isinstance(target, str):
@@ -83,9 +87,13 @@ class CommandRegistry:
         return func
 
     def __contains__(self, name: object) -> bool:
+        if name not in self._targets and self._lazy_groups:
+            self._load_pending_entry_points()
         return name in self._targets
 
     def names(self) -> list[str]:
+        if self._lazy_groups:
+            self._load_pending_entry_points()
         return sorted(self._targets)
 
     def items(self) -> Iterable[tuple[str, CommandTarget]]:
@@ -95,11 +103,25 @@ class CommandRegistry:
         new = CommandRegistry()
         new._targets = dict(self._targets)
         new._loaded = dict(self._loaded)
+        new._lazy_groups = list(self._lazy_groups)
         return new
 
-    def load_entry_points(self, group: str = ENTRY_POINT_GROUP) -> None:
-        """Register commands that installed distributions advertise in ``group``."""
+    def load_entry_points(self, group: str = ENTRY_POINT_GROUP, *, lazy: bool = False) -> None:
+        """Register commands that installed distributions advertise in ``group``.
+
+        ``lazy``: scan the installed distributions (slow) only when a name is not
+        found otherwise, or when the full list of names is asked for.
+        """
+        if lazy:
+            self._lazy_groups.append(group)
+            return
         from importlib.metadata import entry_points
 
         for ep in entry_points(group=group):
-            self.register(ep.name, ep.value)
+            if ep.name not in self._targets:
+                self.register(ep.name, ep.value)
+
+    def _load_pending_entry_points(self) -> None:
+        groups, self._lazy_groups = self._lazy_groups, []
+        for g in groups:
+            self.load_entry_points(g)

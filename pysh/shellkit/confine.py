@@ -35,7 +35,7 @@ import posixpath
 import re
 import stat as _stat
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pysh.shellkit.errors import FileSystemError
@@ -95,7 +95,18 @@ def _make_openat2():
     return openat2
 
 
-_openat2 = _make_openat2()
+_openat2_fn = None  # made on first use: importing ctypes costs start-up time
+_openat2_ready = False
+
+
+def _openat2(dir_fd: int, rel: str) -> int:
+    global _openat2_fn, _openat2_ready
+    if not _openat2_ready:
+        _openat2_fn = _make_openat2()
+        _openat2_ready = True
+    if _openat2_fn is None:
+        return -1
+    return _openat2_fn(dir_fd, rel)
 
 
 def _err(code: int, vpath: str, vpath2: str | None = None) -> FileSystemError:
@@ -219,7 +230,7 @@ class Confinement:
         if "\0" in path:
             raise _err(errno.ENOENT, path.replace("\0", ""))
         comps = [c for c in path.split("/") if c]
-        if _openat2 is not None and comps and not path.endswith("/"):
+        if (_openat2_fn is not None or not _openat2_ready) and comps and not path.endswith("/"):
             res = self._resolve_fast(path, comps, follow)
             if res is not None:
                 return res
@@ -825,11 +836,12 @@ class Confinement:
             if key in ancestors:
                 return
             ancestors.add(key)
-            dirs, files = [], []
+            dirs, files, order = [], [], []
             with os.scandir(fd) as it:
                 for e in it:
                     t = _entry_type(e)
                     ent = WalkEntry(e.name, t, fd, shown, canon)
+                    order.append(ent)
                     if t == "d":
                         dirs.append(ent)
                     elif t == "l" and follow:
@@ -844,7 +856,7 @@ class Confinement:
                         (dirs if _stat.S_ISDIR(lst.st_mode) else files).append(ent)
                     else:
                         files.append(ent)
-            wd = WalkDir(shown, canon, dirs, files)
+            wd = WalkDir(shown, canon, dirs, files, order)
             yield wd
             for ent in wd.dirs:
                 sub_shown = _join(shown, ent.name)
@@ -945,3 +957,5 @@ class WalkDir:
     canonical: str  # virtual, symlinks resolved
     dirs: list[WalkEntry]
     files: list[WalkEntry]
+    # every entry in the order the directory listed them (readdir order, as GNU fts sees it)
+    entries: list[WalkEntry] = field(default_factory=list)

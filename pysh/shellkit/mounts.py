@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import posixpath
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pysh.shellkit.errors import MountError
+from pysh.shellkit.tempdirs import system_temp_root
 
 # Host roots that would expose the host itself. Subtrees of the kernel's
 # pseudo file systems are refused too: nothing under them is data.
@@ -75,7 +75,7 @@ def _refuse_unsafe_host_root(real: str, virtual: str) -> None:
     for tree in _FORBIDDEN_TREES:
         if is_under(real, tree):
             raise MountError(f"refusing to mount a kernel file system ({tree}) at {virtual}")
-    temp_root = os.path.realpath(tempfile.gettempdir())
+    temp_root = os.path.realpath(system_temp_root())
     if is_under(temp_root, real):
         raise MountError(
             f"refusing to mount the system temp root or one of its ancestors at {virtual}"

@@ -88,7 +88,7 @@ def parse_options(
                                   else f"unrecognized option '{arg}'")
             if len(matches) > 1:
                 poss = " ".join(f"'--{m}'" for m in matches)
-                raise OptionError(f"option '--{name}' is ambiguous; possibilities: {poss}")
+                raise OptionError(f"option '{arg}' is ambiguous; possibilities: {poss}")
             full = matches[0]
             kind, key = lspec[full]
             if kind == "none":

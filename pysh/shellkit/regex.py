@@ -696,8 +696,21 @@ def _set_esc(c: str) -> str:
     return c
 
 
+def _anchored(text: str, anchor: str | None, em) -> str:
+    """grep -x / -w: the whole pattern must be a whole line / a whole word."""
+    if anchor is None:
+        return text
+    if anchor == "line":
+        return em.anchor("^") + "(?:" + text + ")" + em.anchor("$")
+    if anchor == "word":
+        return "(?<!\\w)(?:" + text + ")(?!\\w)"
+    raise ValueError(f"unknown anchor {anchor!r}")
+
+
 class _Emitter:
-    def __init__(self, *, bytes_mode: bool, multiline: bool, dot_newline: bool, eol: str):
+    def __init__(self, *, bytes_mode: bool, multiline: bool, dot_newline: bool, eol: str,
+                 line_ends: bool = False):
+        self.line_ends = line_ends  # grep: \` and \' are the ends of each line
         self.bytes_mode = bytes_mode
         self.multiline = multiline
         self.dot_newline = dot_newline
@@ -786,9 +799,9 @@ class _Emitter:
                 return "$"
             return "(?![^" + _set_esc(self.eol) + "])"
         if kind == "A":
-            return "\\A"
+            return self.anchor("^") if self.line_ends else "\\A"
         if kind == "Z":
-            return "\\Z"
+            return self.anchor("$") if self.line_ends else "\\Z"
         if kind == "b":
             return "\\b"
         if kind == "B":
@@ -883,11 +896,12 @@ def _as_text(p: str | bytes, bytes_mode: bool) -> str:
 
 def translate(pattern, *, extended: bool = False, icase: bool = False, bytes_mode: bool = False,
               multiline: bool = False, dot_newline: bool | None = None, eol: str = "\n",
-              dialect: str = "posix", longest: bool = True) -> Translation:
+              dialect: str = "posix", longest: bool = True,
+              anchor: str | None = None) -> Translation:
     """The Python pattern for a POSIX pattern (see the module docstring)."""
     return _translate(_key_pattern(pattern), extended, icase, bytes_mode, multiline,
                       (not multiline) if dot_newline is None else dot_newline, eol, dialect,
-                      longest)
+                      longest, anchor)
 
 
 def _key_pattern(pattern):
@@ -897,12 +911,12 @@ def _key_pattern(pattern):
 
 
 def _translate(pattern, extended, icase, bytes_mode, multiline, dot_newline, eol, dialect,
-               longest) -> Translation:
+               longest, anchor=None) -> Translation:
     rx = _engine()
     syn = _syntax(extended, dialect)
     pats = [pattern] if isinstance(pattern, (str, bytes)) else list(pattern)
     em = _Emitter(bytes_mode=bytes_mode, multiline=multiline, dot_newline=dot_newline,
-                  eol=_as_text(eol, bytes_mode))
+                  eol=_as_text(eol, bytes_mode), line_ends=dialect == "grep" and multiline)
     texts = []
     groups = 0
     warnings: list[str] = []
@@ -919,6 +933,7 @@ def _translate(pattern, extended, icase, bytes_mode, multiline, dot_newline, eol
     else:
         em.has_alt = True
         text = "|".join(f"(?:{t})" for t in texts)
+    text = _anchored(text, anchor, em)
     flags = rx.V0
     if icase:
         flags |= rx.IGNORECASE
@@ -1073,12 +1088,12 @@ def _compiled(key):
 def compile_posix(pattern, *, extended: bool = False, icase: bool = False,
                   bytes_mode: bool = False, multiline: bool = False,
                   dot_newline: bool | None = None, eol: str = "\n", dialect: str = "posix",
-                  longest: bool = True, budget=None) -> Regex:
+                  longest: bool = True, anchor: str | None = None, budget=None) -> Regex:
     """Compile a POSIX BRE/ERE (GNU flavour). Raises :class:`RegexError`."""
     if dot_newline is None:
         dot_newline = not multiline
     key = ("posix", _key_pattern(pattern), bool(extended), bool(icase), bool(bytes_mode),
-           bool(multiline), bool(dot_newline), eol, dialect, bool(longest))
+           bool(multiline), bool(dot_newline), eol, dialect, bool(longest), anchor)
     try:
         raw, tr = _compiled(key)
     except RecursionError:
@@ -1087,23 +1102,30 @@ def compile_posix(pattern, *, extended: bool = False, icase: bool = False,
 
 
 # ------------------------------------------------------------------ fixed strings
-def _translate_fixed(strings, icase, bytes_mode, longest) -> Translation:
+def _translate_fixed(strings, icase, bytes_mode, longest, anchor=None, multiline=False,
+                     eol="\n") -> Translation:
     rx = _engine()
     texts = [_as_text(s, bytes_mode) for s in strings]
     if longest and len(texts) > 1:
         texts = sorted(texts, key=len, reverse=True)  # the longest at a position wins
-    text = "|".join(rx.escape(t, special_only=True) for t in texts) if texts else "(?!)"
-    text = text.replace("\x00", "\\x00")
+    text = "|".join("".join(_esc(c) for c in t) for t in texts) if texts else "(?!)"
+    em = _Emitter(bytes_mode=bytes_mode, multiline=multiline, dot_newline=not multiline,
+                  eol=_as_text(eol, bytes_mode))
+    text = _anchored(text, anchor, em)
     flags = rx.V0 | (rx.IGNORECASE if icase else 0)
+    if multiline and eol == "\n":
+        flags |= rx.MULTILINE
     return Translation(text, flags, 0, bytes_mode, False, 0, False, [])
 
 
 def compile_fixed(strings, *, icase: bool = False, bytes_mode: bool = False,
-                  longest: bool = True, budget=None) -> Regex:
+                  longest: bool = True, anchor: str | None = None, multiline: bool = False,
+                  eol: str = "\n", budget=None) -> Regex:
     """Literal strings (``grep -F``), any of which may match."""
     if isinstance(strings, (str, bytes)):
         strings = [strings]
-    key = ("fixed", tuple(strings), bool(icase), bool(bytes_mode), bool(longest))
+    key = ("fixed", tuple(strings), bool(icase), bool(bytes_mode), bool(longest), anchor,
+           bool(multiline), eol)
     raw, tr = _compiled(key)
     return Regex(raw, strings, tr, budget)
 

@@ -57,7 +57,38 @@ async def show_fd_table_py(shell, argv):
     return 0
 
 
+async def python2(shell, argv):
+    """The runner's Python 2 shim, in-process: ``python2 -c CODE`` with latin-1 bytes out.
+
+    Test infrastructure only (never a pysh command): the spec cases use it to print
+    arbitrary bytes.
+    """
+    import io
+    import re
+
+    a = argv[1:]
+    if len(a) < 2 or a[0] != "-c":
+        await shell.stderr.write(b"python2 (spec helper): only -c CODE is supported\n")
+        return 2
+    code = encode(a[1]).decode("latin-1")
+    code = re.sub(r"(?m)^([ \t]*)print[ \t]+(?![(=])(.+)$", r"\1print(\2)", code)
+    buf = io.StringIO()
+
+    def _print(*args, sep=" ", end="\n", file=None):
+        buf.write(sep.join(str(x) for x in args) + end)
+
+    try:
+        exec(compile(code, "<string>", "exec"), {"__name__": "__main__", "print": _print})
+    except Exception as e:  # noqa: BLE001 - report like Python would, briefly
+        await shell.stdout.write(buf.getvalue().encode("latin-1", "replace"))
+        await shell.stderr.write(f"python2: {type(e).__name__}\n".encode())
+        return 1
+    await shell.stdout.write(buf.getvalue().encode("latin-1", "replace"))
+    return 0
+
+
 COMMANDS = {
+    "python2": python2,
     "argv.py": argv_py,
     "printenv.py": printenv_py,
     "stdout_stderr.py": stdout_stderr_py,

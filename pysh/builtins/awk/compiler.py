@@ -12,7 +12,7 @@ does I/O that waits (getline, system, close, fflush).
 from __future__ import annotations
 
 from pysh.builtins.awk import nodes as N
-from pysh.builtins.awk.awkre import RegexError, compile_awk
+from pysh.builtins.awk.awkre import RegexError, check
 from pysh.builtins.awk.errors import AwkSyntaxError
 
 NUM, STR, ANY = "num", "str", "any"
@@ -81,6 +81,7 @@ class Compiler:
         self.assigns_rs = False
         self.inline_fields = False
         self.localized: set[str] = set()
+        self.warnings: list[tuple[int, str]] = []
 
     # -- errors -------------------------------------------------------------------
     def error(self, msg: str, node=None):
@@ -100,12 +101,11 @@ class Compiler:
         name = self.regexes.get(source)
         if name is None:
             try:
-                rx = compile_awk(source)
+                check(source)
             except RegexError as e:
-                self.error(f"invalid regexp: {e}: /{source}/")
+                self.error(f"{e}: /{source}/")
             name = f"_RX{len(self.regexes)}"
             self.regexes[source] = name
-            self.consts[name] = rx
         return name
 
     # -- analysis ---------------------------------------------------------------------
@@ -122,6 +122,8 @@ class Compiler:
                 return ("p", fn_name, var)
             return ("g", None, var)
 
+        first_use: dict = {}
+
         def mark(kind, fn_name, var, node):
             where = scope_of(fn_name, var)
             if var in funcs and where[0] == "g":
@@ -130,6 +132,10 @@ class Compiler:
                 (self.global_arrays if kind == "a" else self.global_scalars).add(var)
             else:
                 (self.param_arrays if kind == "a" else self.param_scalars)[fn_name].add(var)
+            key = (fn_name if where[0] == "p" else None, var)
+            prev = first_use.get(key)
+            if prev is None or node.seq < prev[0]:
+                first_use[key] = (node.seq, kind, node)
 
         roots = [(p, None) for it in prog.items for p in (it.pattern, it.pattern2, it.action)
                  if p is not None] + [(fn.body, name) for name, fn in funcs.items()]
@@ -141,7 +147,8 @@ class Compiler:
                         self.error(f"function `{n.name}' not defined", n)
                     callee = funcs[n.name]
                     if len(n.args) > len(callee.params):
-                        self.error(f"function `{n.name}' called with more arguments than declared", n)
+                        self.warnings.append((n.line, f"function `{n.name}' called with more arguments than declared"))
+                        del n.args[len(callee.params):]
                     for i, a in enumerate(n.args):
                         a = _ungroup(a)
                         if isinstance(a, N.Var):
@@ -180,22 +187,32 @@ class Compiler:
                     self.param_arrays[callee].add(cparam)
                     changed = True
                 elif callee_is_array and not caller_is_array:
+                    caller_scalar = (var in self.global_scalars) if where[0] == "g" \
+                        else (var in self.param_scalars[fn_name])
+                    if caller_scalar:
+                        self.error(f"attempt to use scalar parameter `{cparam}' as an array")
                     if where[0] == "g":
                         self.global_arrays.add(var)
                     else:
                         self.param_arrays[fn_name].add(var)
                     changed = True
         # a name that is both
-        for v in self.global_arrays & self.global_scalars:
-            self.error(f"attempt to use array `{v}' in a scalar context")
+        for v in sorted(self.global_arrays & self.global_scalars):
+            seq, kind, node = first_use.get((None, v), (0, "a", None))
+            if kind == "s":
+                self.error(f"attempt to use scalar `{v}' as an array", node)
+            self.error(f"attempt to use array `{v}' in a scalar context", node)
         for v in self.global_arrays & SPECIAL_VARS_SCALAR:
             self.error(f"attempt to use scalar `{v}' as an array")
         for v in self.global_scalars & SPECIAL_ARRAYS:
             self.error(f"attempt to use array `{v}' in a scalar context")
         for fname in funcs:
             both = self.param_arrays[fname] & self.param_scalars[fname]
-            for v in both:
-                self.error(f"attempt to use scalar parameter `{v}' as an array")
+            for v in sorted(both):
+                seq, kind, node = first_use.get((fname, v), (0, "s", None))
+                if kind == "a":
+                    self.error(f"attempt to use array parameter `{v}' in a scalar context", node)
+                self.error(f"attempt to use scalar parameter `{v}' as an array", node)
         # scalar args to array params
         for fn_name, var, callee, i in links:
             if not callee:
@@ -571,7 +588,7 @@ class Compiler:
         rhs = self.num(expr)
         if isinstance(target, N.Var):
             cur = self.num(target)
-            return self.assign_expr(target, _arith(op, cur, rhs), NUM)
+            return self.assign_expr(target, _arith(op, cur, rhs, True), NUM)
         if isinstance(target, N.Index):
             arr = self.array_ref(target.name, target)
             return f"_aop({arr}, {self.key(target.subs)}, {op!r}, {rhs})", NUM
@@ -727,7 +744,9 @@ class Compiler:
             return f"_R.match({self.str_(args[0])}, {self.regex_arg(args[1])})", NUM
         if name == "sprintf":
             return f"_R.sprintf({', '.join(self.val(a) for a in args)})", STR
-        if name in ("sin", "cos", "exp", "log", "sqrt", "int"):
+        if name in ("log", "sqrt", "exp"):
+            return f"_R.{name}({self.num(args[0])}, {self.cur_line})", NUM
+        if name in ("sin", "cos", "int"):
             return f"_c_{name}({self.num(args[0])})", NUM
         if name == "atan2":
             return f"_atan2({self.num(args[0])}, {self.num(args[1])})", NUM
@@ -747,7 +766,7 @@ class Compiler:
             return f"(await _R.close({self.val(args[0])}))", NUM
         if name == "fflush":
             if args:
-                return f"(await _R.fflush({self.val(args[0])}))", NUM
+                return f"(await _R.fflush({self.val(args[0])}, {self.cur_line}))", NUM
             return "(await _R.fflush())", NUM
         self.error(f"function `{name}' not defined", node)
 
@@ -756,6 +775,10 @@ class Compiler:
         if isinstance(node, N.Regex):
             return self.regex_const(node.source)
         if isinstance(node, N.Str):
+            try:
+                check(node.value)
+            except RegexError:
+                return f"_R.dyn_regex({node.value!r})"  # a run-time error, as gawk reports it
             return self.regex_const(node.value)
         return f"_R.dyn_regex({self.val(node)})"
 
@@ -1049,6 +1072,7 @@ class Compiler:
             self.block(it.action)
         self.emit("pass")
         self.indent -= 1
+        self.last_rule_line = mains[-1].line if mains else -1
         self.has_begin = bool(begins)
         self.has_main = bool(mains)
         self.has_end = bool(ends)
@@ -1131,19 +1155,14 @@ class Compiler:
             for name in cands:
                 if name in fn_names or name in self.global_arrays or name in SPECIAL_ARRAYS:
                     continue
-                if name in ("NR", "FNR"):
-                    if nr_live and not any_getline:
-                        loc.add(name)
-                    continue
                 if name in NUM_SPECIALS or name in STR_SPECIALS or name in ("NF", "ARGC"):
                     continue
                 if name in self.prog.functions:
                     continue
                 loc.add(name)
-            if nr_live and not any_getline and "NR" not in fn_names and "FNR" not in fn_names:
-                loc |= {"NR", "FNR"}
-            else:
-                loc -= {"NR", "FNR"}
+            # NR is kept in a local too (FNR stays global: messages report it)
+            if nr_live and not any_getline and "NR" not in fn_names:
+                loc.add("NR")
             self.localized = loc
             names = sorted(loc)
             load = "; ".join(f"L_{n} = V_{n}" for n in names)
@@ -1255,7 +1274,9 @@ def _numlit(v: float) -> str:
     return repr(float(v))
 
 
-def _arith(op: str, a: str, b: str) -> str:
+def _arith(op: str, a: str, b: str, assign: bool = False) -> str:
+    if assign and op in "/%":
+        return f"_divasg({a}, {b}, {op!r})"
     if op in ARITH:
         return f"({a} {op} {b})"
     if op == "%":

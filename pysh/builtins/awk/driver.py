@@ -175,6 +175,11 @@ async def main(shell, argv: list[str]) -> int:
         await shell.stdout.write(encode(VERSION))
         return 0
     fs, assigns, progfiles, program, operands = parsed
+    for a in assigns:
+        if not _VAR_ASSIGN.match(a):
+            await shell.stderr.write(encode(
+                f"{PROG}: `{a}' argument to `-v' not in `var=value' form\n\n" + USAGE))
+            return 2
     src = Source()
     if program is not None:
         src.add(program, "cmd. line")
@@ -201,7 +206,7 @@ def _syntax_message(src: Source, e: AwkSyntaxError) -> str:
     name, line = src.where(e.line)
     prefix = f"{PROG}: {name}:{line}: "
     if e.col is None or e.col < 0:
-        return f"{prefix}error: {e.msg}\n"
+        return f"{prefix}fatal: {e.msg}\n"
     text = e.source_line()
     return f"{prefix}{text}\n{prefix}{' ' * e.col}^ {e.msg}\n"
 
@@ -217,7 +222,7 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
     except RecursionError:
         await shell.error(PROG, "fatal: program too deeply nested")
         return 2
-    for line, msg in warnings:
+    for line, msg in warnings + comp.warnings:
         name, ln = src.where(line)
         await shell.stderr.write(encode(f"{PROG}: {name}:{ln}: warning: {msg}\n"))
     try:
@@ -230,6 +235,8 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
     first_name = src.segments[0][1] if src.segments else "cmd. line"
     rt = RT.Runtime(shell, g, first_name)
     rt.cmd_status = {}
+    rt.where = src.where
+    rt.last_rule_line = comp.last_rule_line
     rt.program_names_forbidden = frozenset(prog.functions) | {"function", "BEGIN", "END"}
     _populate(g, rt, comp, operands, shell)
     rt._prep_fs()
@@ -253,10 +260,12 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
             try:
                 try:
                     await g["_begin"]()
-                except NextRecord:
-                    raise AwkFatal("`next' cannot be called from a `BEGIN' rule") from None
-                except NextFile:
-                    raise AwkFatal("`nextfile' cannot be called from a `BEGIN' rule") from None
+                except NextRecord as e:
+                    raise AwkFatal("`next' cannot be called from a `BEGIN' rule",
+                                   line=_awk_line(e.__traceback__, linemap)) from None
+                except NextFile as e:
+                    raise AwkFatal("`nextfile' cannot be called from a `BEGIN' rule",
+                                   line=_awk_line(e.__traceback__, linemap)) from None
                 if comp.has_main or comp.has_end:
                     await g["_main"]()
             except AwkExit as e:
@@ -266,31 +275,31 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
             try:
                 try:
                     await g["_end"]()
-                except NextRecord:
-                    raise AwkFatal("`next' cannot be called from an `END' rule") from None
-                except NextFile:
-                    raise AwkFatal("`nextfile' cannot be called from an `END' rule") from None
+                except NextRecord as e:
+                    raise AwkFatal("`next' cannot be called from an `END' rule",
+                                   line=_awk_line(e.__traceback__, linemap)) from None
+                except NextFile as e:
+                    raise AwkFatal("`nextfile' cannot be called from an `END' rule",
+                                   line=_awk_line(e.__traceback__, linemap)) from None
             except AwkExit as e:
                 if e.status is not None:
                     status = e.status
             del exited
             await rt.close_all()
-        except ZeroDivisionError:
-            raise AwkFatal("division by zero attempted") from None
-        except RecursionError:
-            raise AwkFatal("function call nesting too deep") from None
-        except OverflowError:
-            raise AwkFatal("numeric overflow") from None
+        except ZeroDivisionError as e:
+            raise AwkFatal("division by zero attempted",
+                           line=_awk_line(e.__traceback__, linemap)) from None
+        except RecursionError as e:
+            raise AwkFatal("function call nesting too deep",
+                           line=_awk_line(e.__traceback__, linemap)) from None
+        except OverflowError as e:
+            raise AwkFatal("numeric overflow", line=_awk_line(e.__traceback__, linemap)) from None
     except AwkFatal as e:
         line = e.line
         if line is None:
             line = _awk_line(sys.exc_info()[2], linemap)
         await _finish_quietly(rt)
-        if line is not None and line > 0:
-            name, ln = src.where(line)
-            msg = f"{PROG}: {name}:{ln}: fatal: {e.msg}\n"
-        else:
-            msg = f"{PROG}: fatal: {e.msg}\n"
+        msg = f"{rt.prefix(line)}fatal: {e.msg}\n"
         await shell.stderr.write(encode(msg))
         return 2
     except BrokenPipe:
@@ -422,6 +431,11 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
         a[k] = old + delta
         return old if post else old + delta
 
+    def _divasg(x, y, op):
+        if y == 0:
+            raise AwkFatal(f"division by zero attempted in `{op}='")
+        return x / y if op == "/" else RT.c_fmod(x, y)
+
     def _arith(op, x, y):
         if op == "+":
             return x + y
@@ -429,10 +443,8 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
             return x - y
         if op == "*":
             return x * y
-        if op == "/":
-            return x / y
-        if op == "%":
-            return RT.c_fmod(x, y)
+        if op in "/%":
+            return _divasg(x, y, op)
         return RT.c_pow(x, y)
 
     def _aop(a, k, op, v):
@@ -503,7 +515,7 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
         "_bool": _bool, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_eq": _eq, "_ne": _ne,
         "_fnum": rt.fnum, "_fstr": rt.fstr, "_fval": rt.fval, "_fout": fout,
         "_o": rt.stdout.buf.append, "_obuf": rt.stdout.buf,
-        "_aset": _aset, "_ainc": _ainc, "_aincr": _aincr, "_aop": _aop,
+        "_aset": _aset, "_divasg": _divasg, "_ainc": _ainc, "_aincr": _aincr, "_aop": _aop,
         "_fmod": RT.c_fmod, "_pow": RT.c_pow, "_c_sin": RT.c_sin, "_c_cos": RT.c_cos,
         "_c_exp": RT.c_exp, "_c_log": RT.c_log, "_c_sqrt": RT.c_sqrt, "_c_int": RT.c_int,
         "_atan2": _atan2, "_upper": _upper, "_cs": rt.check_str, "_tick": _tick, "_atick": _atick,
@@ -511,7 +523,8 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
         "_NextFile": NextFile, "_AwkExit": AwkExit, "_exitcode": _exitcode,
         "_INF": math.inf, "_NAN": math.nan, "__builtins__": __builtins__,
     })
-    g.update(comp.consts)
+    for src, name in comp.regexes.items():
+        g[name] = rt.regex(src)
     # scalars
     for name in comp.global_scalars | comp.assigned_globals():
         g["V_" + name] = UNINIT

@@ -84,8 +84,10 @@ def sprintf(fmt: str, args: list, ctx: FormatCtx | None, check_len, max_len: int
     pos = 0
     argi = 0
     nargs = len(args)
+    m = None
 
     def next_arg(at: int):
+        at = m.end() - 1 if m is not None else at
         nonlocal argi
         if argi >= nargs:
             raise AwkFatal("not enough arguments to satisfy format string\n\t`" + fmt
@@ -148,7 +150,7 @@ def sprintf(fmt: str, args: list, ctx: FormatCtx | None, check_len, max_len: int
                 except (ValueError, OverflowError):
                     s = chr(code & 0xFF)
             else:
-                s = tostr(arg)[:1]
+                s = tostr(arg)[:1] or "\0"
             out.append(_pad(s, flags, width))
         elif conv in "di":
             v = tonum(arg)

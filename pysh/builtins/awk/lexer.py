@@ -38,7 +38,7 @@ for _op in OPERATORS:
 _OPERAND_END = {"NAME", "NUMBER", "STRING", "ERE", "BUILTIN", ")", "]", "$", "++", "--"}
 
 ESCAPES = {
-    "n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "a": "\a",
+    "n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a",
     "b": "\b", "f": "\f", "v": "\v",
 }
 

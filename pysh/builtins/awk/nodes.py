@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+_seq = [0]
+
 
 class Node:
-    __slots__ = ("line",)
+    __slots__ = ("line", "seq")
     fields: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
@@ -17,6 +19,8 @@ def _node(name: str, *fields: str):
         for f, a in zip(fields, args, strict=True):
             setattr(self, f, a)
         self.line = line
+        _seq[0] += 1
+        self.seq = _seq[0]  # creation order: source order, for "which use came first"
 
     return type(name, (Node,), {"__slots__": fields, "fields": fields, "__init__": __init__})
 

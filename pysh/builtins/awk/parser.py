@@ -95,7 +95,7 @@ class Parser:
             item = self.parse_item()
             if item is not None:
                 items.append(item)
-            if not self.at("EOF", "NEWLINE", ";") and (item is None or item.action is None):
+            if not self.at("EOF", "NEWLINE", ";") and item is not None and item.action is None:
                 self.error()
             self.opt_terms()
         return N.Program(items, self.functions)
@@ -476,10 +476,12 @@ class Parser:
 
     def parse_comparison(self):
         left = self.parse_pipe_getline()
-        while self.tok.kind in COMPARE_OPS and not (self.no_gt and self.tok.kind == ">"):
+        if self.tok.kind in COMPARE_OPS and not (self.no_gt and self.tok.kind == ">"):
             t = self.advance()
             right = self.parse_pipe_getline()
             left = N.Compare(t.kind, left, right, line=t.line)
+            if self.tok.kind in COMPARE_OPS and not (self.no_gt and self.tok.kind == ">"):
+                self.error()  # comparisons do not associate
         return left
 
     def parse_pipe_getline(self):

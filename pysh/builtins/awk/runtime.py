@@ -14,7 +14,7 @@ import errno as _errno
 import math
 import re
 
-from pysh.builtins.awk.awkre import AwkRegex, RegexError, compile_awk
+from pysh.builtins.awk.awkre import AwkRegex, RegexError
 from pysh.builtins.awk.errors import AwkFatal
 from pysh.builtins.awk.format import FormatCtx, num_to_str, sprintf
 from pysh.builtins.awk.lexer import unescape_string
@@ -229,7 +229,7 @@ class RecordReader:
 class Output:
     """One output destination: stdout, stderr, a file, or a command (run at close)."""
 
-    __slots__ = ("name", "kind", "buf", "stream", "rt")
+    __slots__ = ("name", "kind", "buf", "stream", "rt", "base", "mark")
 
     def __init__(self, rt: Runtime, name: str, kind: str, stream=None):
         self.rt = rt
@@ -237,6 +237,8 @@ class Output:
         self.kind = kind  # stdout stderr file pipe
         self.buf: list[str] = []
         self.stream = stream
+        self.base = 0  # items written out so far (stdout: where a pipe's output goes)
+        self.mark = 0  # a pipe: stdout items printed before it was opened
 
     def write(self, s: str) -> None:
         buf = self.buf
@@ -244,11 +246,17 @@ class Output:
         if len(buf) > FLUSH_ITEMS and self.kind != "pipe":
             self.rt.dirty = True
 
-    async def flush(self) -> None:
+    async def flush(self, upto: int | None = None) -> None:
         if self.kind == "pipe" or not self.buf:
             return
-        data = encode("".join(self.buf))
-        self.buf.clear()
+        if upto is None or upto >= len(self.buf):
+            items = self.buf[:]
+            self.buf.clear()
+        else:
+            items = self.buf[:upto]
+            del self.buf[:upto]
+        self.base += len(items)
+        data = encode("".join(items))
         stream = self.stream
         if stream is None:
             return
@@ -268,6 +276,7 @@ class Runtime:
         self.rec: str | None = ""
         self.flds: list | None = []
         self.rb_ofs = " "
+        self.rx_cache: dict[str, AwkRegex] = {}
         self._sp_fast = str.split
         self._sp_weird = _space_split_weird
         self.splitter = str.split
@@ -313,10 +322,19 @@ class Runtime:
         return False
 
     def regex(self, src: str) -> AwkRegex:
-        try:
-            return compile_awk(src)
-        except RegexError as e:
-            raise AwkFatal(f"invalid regexp: {e}: /{src}/") from None
+        rx = self.rx_cache.get(src)
+        if rx is None:
+            try:
+                rx = AwkRegex(src, self.budget)
+            except RegexError as e:
+                msg = str(e)
+                if msg.startswith("Unmatched ["):
+                    msg = "Invalid regular expression"  # gawk's wording for this one
+                raise AwkFatal(f"invalid regexp: {msg}: /{src}/") from None
+            if len(self.rx_cache) > 500:
+                self.rx_cache.clear()
+            self.rx_cache[src] = rx
+        return rx
 
     def dyn_regex(self, v) -> AwkRegex:
         if isinstance(v, AwkRegex):
@@ -496,7 +514,7 @@ class Runtime:
     def set_nf(self, v) -> float:
         n = int(to_num(v))
         if n < 0:
-            raise AwkFatal(f"NF set to negative value {n}")
+            raise AwkFatal("NF set to negative value")
         if n > 10_000_000:
             self.budget.check_array(n)
         f = self.flds
@@ -568,9 +586,9 @@ class Runtime:
                     self.assign_operand(name, val)
                     continue
             self.used_file = True
+            g["V_FNR"] = 0.0
             self.cur = self.open_main_file(arg)
             g["V_FILENAME"] = arg
-            g["V_FNR"] = 0.0
             return True
         if not self.used_file:
             self.used_file = True
@@ -599,11 +617,25 @@ class Runtime:
             stream = self.shell.open_input(name)
         except FileSystemError as e:
             raise AwkFatal(f"cannot open file `{name}' for reading: {_strerror(e)}",
-                           line=-1) from None
-        if self.shell.fs.is_dir(name) if hasattr(self.shell.fs, "is_dir") else False:
+                           line=self._last_line()) from None
+        if self._is_dir(name):
             stream.close()
-            raise AwkFatal(f"cannot open file `{name}' for reading: Is a directory", line=-1)
+            raise AwkFatal(f"cannot open file `{name}' for reading: Is a directory",
+                           line=self._last_line())
         return RecordReader(self, stream, name)
+
+    last_rule_line = -1
+
+    def _last_line(self) -> int:
+        """The program line gawk would name: the last rule run, if any record was."""
+        nr = self.g.get("V_NR", 0.0)
+        return self.last_rule_line if nr.__class__ is float and nr > 0 else -1
+
+    def _is_dir(self, name: str) -> bool:
+        try:
+            return self.shell.fs.is_dir(name)
+        except (FileSystemError, OSError):
+            return False
 
     async def next_batch(self) -> list[str] | None:
         """The next list of records of the main input (batch mode), None at the end."""
@@ -771,11 +803,14 @@ class Runtime:
             return self.stderr
         if kind == "|":
             o = Output(self, name, "pipe")
+            # gawk flushes its output when it starts a command; here the command runs at
+            # close(), after what was printed before it opened, before what came later
+            o.mark = self.stdout.base + len(self.stdout.buf)
         else:
             try:
                 stream = self.shell.open_output(name, append=(kind == ">>"))
             except FileSystemError as e:
-                raise AwkFatal(f"can't redirect to `{name}' ({_strerror(e)})") from None
+                raise AwkFatal(f"cannot redirect to `{name}': {_strerror(e)}") from None
             o = Output(self, name, "file", stream)
         self.outputs[name] = o
         return o
@@ -815,7 +850,12 @@ class Runtime:
         if o.kind == "pipe":
             data = encode("".join(o.buf))
             o.buf.clear()
-            await self.stdout.flush() if False else None
+            before = o.mark - self.stdout.base
+            if before > 0:
+                await self.stdout.flush(before)
+            for other in self.outputs.values():
+                if other.kind == "file":
+                    await other.flush()
             status = await self.run_command(o.name, stdin=BytesInput(data))
             return float(status)
         await o.flush()
@@ -823,7 +863,10 @@ class Runtime:
             o.stream.close()
         return 0.0
 
-    async def fflush(self, name_v=None) -> float:
+    cur_line = -1
+
+    async def fflush(self, name_v=None, line: int = -1) -> float:
+        self.cur_line = line
         if name_v is None:
             await self.flush_all()
             return 0.0
@@ -836,6 +879,7 @@ class Runtime:
             return 0.0
         o = self.outputs.get(name)
         if o is None:
+            self.warn_at(self.cur_line, f"fflush: `{name}' is not an open file, pipe or co-process")
             return -1.0
         await o.flush()
         return 0.0
@@ -858,7 +902,42 @@ class Runtime:
         await self.stderr.flush()
 
     def warn(self, msg: str) -> None:
-        self.stderr.write(f"awk: {self.srcname}: warning: {msg}\n")
+        self.stderr.write(f"awk: warning: {msg}\n")
+
+    def prefix(self, line: int | None) -> str:
+        """gawk's message prefix: where in the program, and in the input."""
+        out = "awk: "
+        if line is not None and line > 0:
+            name, ln = self.where(line)
+            out += f"{name}:{ln}: "
+        fnr = self.g.get("V_FNR", 0.0)
+        if fnr.__class__ is float and fnr > 0:
+            fn = self.tostr(self.g.get("V_FILENAME", ""))
+            out += f"(FILENAME={fn} FNR={int(fnr)}) "
+        return out
+
+    def warn_at(self, line: int, msg: str) -> None:
+        self.stderr.write(f"{self.prefix(line)}warning: {msg}\n")
+
+    def log(self, x: float, line: int) -> float:
+        if x < 0:
+            self.warn_at(line, f"log: received negative argument {num_to_str(x, '%g')}")
+        return c_log(x)
+
+    def sqrt(self, x: float, line: int) -> float:
+        if x < 0:
+            self.warn_at(line, f"sqrt: received negative argument {num_to_str(x, '%g')}")
+        return c_sqrt(x)
+
+    def exp(self, x: float, line: int) -> float:
+        try:
+            return math.exp(x)
+        except OverflowError:
+            self.warn_at(line, f"exp: argument {num_to_str(x, '%g')} is out of range")
+            return math.inf
+
+    def where(self, line: int):
+        return "cmd. line", line
 
     # -- builtins ------------------------------------------------------------------------
     def length(self, v) -> float:

@@ -1,0 +1,120 @@
+"""jq details the golden files cannot show: libjq 1.8 behaviour, runaway programs, errors."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from pysh.commands import default_registry
+from pysh.interpreter import ExecCommand
+from pysh.shellkit import LimitExceeded, Limits
+from tests.ports.conftest import run
+
+
+def test_number_literals_kept(inst):
+    r = run(inst, ["jq", "-c", "."], stdin=b"[1.10, 100000000000000000001, 1e1000, 3.0]")
+    assert r.out == "[1.10,100000000000000000001,1E+1000,3.0]\n"
+    r = run(inst, ["jq", "-c", ".[] + 0"], stdin=b"[1.10, 3.0]")
+    assert r.out == "1.1\n3\n"
+
+
+def test_compile_error_counts_user_lines(inst):
+    r = run(inst, ["jq", ".a |||"])
+    assert r.status == 3
+    assert "at <top-level>, line 1, column 5:" in r.err
+    assert r.err.endswith("jq: 1 compile error\n")
+    assert "__pysh" not in r.err and "$ENV" not in r.err
+    r = run(inst, ["jq", ".a |\n\n ]"])
+    assert "line 3" in r.err
+    r = run(inst, ["jq", "-n", "$nope"])
+    assert r.status == 3 and "$nope is not defined" in r.err
+
+
+def test_color_and_mono(inst):
+    r = run(inst, ["jq", "-C", "-c", "."], stdin=b'{"a":[1,"x",null]}')
+    assert "\x1b[" in r.out
+    plain = run(inst, ["jq", "-c", "."], stdin=b'{"a":[1,"x",null]}').out
+    import re
+
+    assert re.sub(r"\x1b\[[0-9;]*m", "", r.out) == plain
+    r = run(inst, ["jq", "-C", "-M", "-c", "."], stdin=b"[1]")
+    assert r.out == "[1]\n"
+
+
+def test_debug_and_stderr_go_to_shell_stderr(inst):
+    r = run(inst, ["jq", "-c", "debug | stderr | .a"], stdin=b'{"a": 1}')
+    assert r.out == "1\n"
+    assert r.err == '["DEBUG:",{"a":1}]\n{"a":1}'
+
+
+def test_input_filename_and_positions(inst):
+    inst.shell.fs.write_bytes("/batch/x.json", b'1\n"s"\n')
+    r = run(inst, ["jq", ". + 1", "x.json"])
+    assert r.status == 5 and r.out == "2\n"
+    assert r.err == "jq: error (at x.json:2): string (\"s\") and number (1) cannot be added\n"
+    r = run(inst, ["jq", "-n", "[inputs | input_filename]", "-c", "x.json", "/batch/x.json"])
+    assert json.loads(r.out) == ["x.json", "x.json", "/batch/x.json", "/batch/x.json"]
+    assert "/dev/fd" not in r.out
+
+
+def test_directory_empty_and_non_utf8(inst):
+    inst.shell.fs.mkdir("/batch/dir2")
+    inst.shell.fs.write_bytes("/batch/empty.json", b"")
+    inst.shell.fs.write_bytes("/batch/latin.json", b'"caf\xe9"\n')
+    r = run(inst, ["jq", ".", "dir2"])
+    assert r.status == 2 and r.err == "jq: error: Could not open file dir2: Is a directory\n"
+    r = run(inst, ["jq", ".", "empty.json"])
+    assert r.status == 0 and r.out == ""
+    r = run(inst, ["jq", ".", "latin.json"])
+    assert r.status == 0 and r.out == '"caf\ufffd"\n'
+
+
+def test_help_and_version(inst):
+    r = run(inst, ["jq", "--help"])
+    assert r.status == 0 and r.out.startswith("Usage:")
+    r = run(inst, ["jq", "--version"])
+    assert r.status == 0 and r.out.startswith("jq-1.")
+
+
+def _bounded(fn, seconds=60):
+    """Run ``fn`` in a thread; the test fails (instead of hanging CI) if it never returns."""
+    box = {}
+
+    def target():
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # noqa: BLE001 - we want LimitExceeded too
+            box["error"] = e
+
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    t.join(seconds)
+    assert not t.is_alive(), "jq did not stop at the deadline"
+    return box
+
+
+@pytest.mark.parametrize("prog", ["repeat(1)", "[repeat(1)] | length", "last(range(1e18))",
+                                  "def f: f; f"])
+def test_runaway_programs_stop_at_the_deadline(tree, prog):
+    with ExecCommand(tree.ws, registry=default_registry(), limits=Limits(timeout=0.3)) as ex:
+        box = _bounded(lambda: run(ex, ["jq", "-n", prog]))
+    assert isinstance(box.get("error"), LimitExceeded), box
+
+
+def test_interrupt_stops_jq(tree):
+    with ExecCommand(tree.ws, registry=default_registry()) as ex:
+        timer = threading.Timer(0.3, ex.shell.budget.interrupt)
+        timer.start()
+        from pysh.shellkit import Interrupted
+
+        box = _bounded(lambda: run(ex, ["jq", "-n", "[limit(1e15; repeat(1))] | length"]))
+        timer.cancel()
+    assert isinstance(box.get("error"), Interrupted), box
+
+
+def test_null_input_does_not_read_stdin(inst):
+    # `yes | jq -n 1` must not wait for the (endless) stdin: -n reads it only for input/inputs
+    r = run(inst, ["jq", "-n", "1"], stdin=b"not json")
+    assert r.out == "1\n" and r.status == 0
