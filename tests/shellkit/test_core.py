@@ -311,7 +311,7 @@ def test_duplicate_mount_points(tmp_path):
         MountTable([Mount("/a", str(tmp_path)), Mount("/a", str(tmp_path))])
 
 
-def test_mount_error_creates_nothing(tmp_path):
+def test_mount_error_creates_nothing(tmp_path, private_temp_root):
     before = swiftbash_dirs()
     with pytest.raises(MountError):
         ExecCommand(tmp_path / "missing").open()
