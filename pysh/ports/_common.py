@@ -188,19 +188,31 @@ def open_read(shell: Shell, vpath: str, *, host: Path | None = None) -> int:
 
 
 def read_file(shell: Shell, vpath: str) -> bytes:
-    """The whole content of a file operand ('-' is not handled here)."""
+    """The whole content of a file operand ('-' is not handled here).
+
+    Bounded by the run's string limit and polled against the budget, so that
+    ``/dev/zero`` or a growing file cannot make a port read forever.
+    """
     fd = open_read(shell, vpath)
+    cap = shell.budget.limits.max_string_length
+    total = 0
     try:
         if _stat.S_ISDIR(os.fstat(fd).st_mode):
             raise FileSystemError(errno.EISDIR, vpath)
         chunks = []
         while True:
+            shell.budget.check()
             try:
                 b = os.read(fd, 1 << 20)
             except OSError as e:
                 raise FileSystemError(e.errno or errno.EIO, vpath) from None
             if not b:
                 break
+            total += len(b)
+            if total > cap:
+                from pysh.shellkit import LimitExceeded
+
+                raise LimitExceeded("string", f"{cap} bytes")
             chunks.append(b)
         return b"".join(chunks)
     finally:

@@ -833,7 +833,7 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
             target = name + ".gz"
             mtime = st.st_mtime
         if _common.vexists(shell, target, follow=False) and not force:
-            await warn(f"{target} already exists; not overwritten", 2)
+            await warn(f"{target} already exists;\tnot overwritten", 2)
             continue
         try:
             if _common.vexists(shell, target, follow=False):

@@ -468,6 +468,8 @@ class Search:
                       "matches": 0, "searches": 0, "searches_with_match": 0}
         self.start = time.monotonic()
         self.json_printed = 0
+        self.sink = bytearray()
+        self.group = False
 
     async def error(self, msg: str) -> None:
         self.had_error = True
@@ -526,6 +528,8 @@ class Search:
             pats = await self._patterns()
             self.regex = self._compile(pats) if pats else re.compile(r"(?!)")
             self.empty_patterns = not pats
+            # \A and \Z mean "start/end of the line" to ripgrep: keep those per line
+            self.anchored_text = any(t in self.regex.pattern for t in ("\\A", "\\Z"))
         self.type_filter = self._type_filter()
         self.glob_spec = self._glob_spec()
         self.repl = _expand_template(o.replace) if o.replace is not None else None
@@ -533,7 +537,9 @@ class Search:
         if implicit and not o.files and _common.stdin_is_readable(self.shell):
             data = await self.shell.stdin.read()
             self.with_filename = bool(o.with_filename)
-            await self._search_data(data, "<stdin>", explicit=True)
+            self._begin_file()
+            self._search_data(data, "<stdin>", explicit=True)
+            await self._flush_file(self.sink, self.group)
             return await self._finish()
         paths = operands or ["./"]
         many = len(paths) > 1 or any(self._is_dir(p) for p in paths)
@@ -641,23 +647,22 @@ class Search:
         if not _stat.S_ISDIR(st.st_mode):
             shown = p[2:] if implicit and p.startswith("./") else p
             if o.files:
-                await self._print_file_path(shown)
+                self._begin_file()
+                self._print_file_path(shown)
+                await self._flush_file(self.sink, False)
             else:
                 await self._search_file(p, shown, explicit=True)
             return
-        files = self._walk(p, implicit)
+        results = self._walk(p, implicit)
         await self._walk_errors_report()
-        for vpath, shown in files:
-            shell.budget.check()
-            if o.files:
-                await self._print_file_path(shown)
-            else:
-                await self._search_file(vpath, shown, explicit=False)
-            if o.quiet and self.matched_any:
-                return
+        for _, data, group, error in results:
+            if error:
+                await self.error(error)
+            await self._flush_file(data, group)
 
-    def _walk(self, top: str, implicit: bool) -> list[tuple[str, str]]:
-        """(virtual path, shown path) of every file to search under ``top``, path-sorted."""
+    def _walk(self, top: str, implicit: bool) -> list[tuple]:
+        """Walk ``top`` and search (or list) every file as it is met, through the entry's held
+        directory fd; return (sort key, output, is_group, error) path-sorted."""
         o = self.o
         shell = self.shell
         errors: list[FileSystemError] = []
@@ -704,7 +709,6 @@ class Search:
                 if self._glob_verdict(rel, True) is True:
                     continue
                 keep_dirs.append(e)
-                results.append((_key(rel), rel, "d"))
             wd.dirs[:] = keep_dirs
             for e in wd.files:
                 if e.type == "l" and (not o.follow or e.link_stat is None):
@@ -722,23 +726,38 @@ class Search:
                     continue
                 if self.type_filter is not None and not self.type_filter(e.name):
                     continue
-                results.append((_key(rel), rel, "f"))
+                if implicit:
+                    shown = rel
+                elif top_shown.endswith("/"):
+                    shown = top_shown + rel
+                else:
+                    shown = (top_shown or ".") + "/" + rel if top_shown != "" else rel
+                results.append(self._walk_file(e, top_v.rstrip("/") + "/" + rel, shown, rel))
+                if o.quiet and self.matched_any:
+                    break
+            if o.quiet and self.matched_any:
+                break
         self._walk_errors = [(e, self._shown_of(e.vpath, walk_top, top_shown, implicit))
                              for e in errors]
-        results.sort()
-        out = []
-        for _, rel, kind in results:
-            if kind != "f":
-                continue
-            vpath = top_v.rstrip("/") + "/" + rel
-            if implicit:
-                shown = rel
-            elif top_shown.endswith("/"):
-                shown = top_shown + rel
+        results.sort(key=lambda r: r[0])
+        return results
+
+    def _walk_file(self, e, vpath: str, shown: str, rel: str) -> tuple:
+        """Search (or list) one file met by the walk; the output is kept for sorting."""
+        self._begin_file()
+        if self.o.files:
+            self._print_file_path(shown)
+            return (_key(rel), self.sink, False, None)
+        try:
+            if e.type == "l":  # a followed link: resolved (and re-checked) by the core
+                data = _common.read_file(self.shell, vpath)
             else:
-                shown = (top_shown or ".") + "/" + rel if top_shown != "" else rel
-            out.append((vpath, shown))
-        return out
+                data = _read_entry(e, self.shell)
+        except OSError as err:
+            code = err.errno or 5
+            return (_key(rel), b"", False, f"{shown}: {os.strerror(code)} (os error {code})")
+        self._search_data(data, shown, False)
+        return (_key(rel), self.sink, self.group, None)
 
     @staticmethod
     def _shown_of(vpath: str | None, walk_top: str | None, top_shown: str, implicit: bool) -> str:
@@ -757,15 +776,32 @@ class Search:
         self._walk_errors = []
 
     # ------------------------------------------------------------ searching
-    async def _print_file_path(self, shown: str) -> None:
+    def _print_file_path(self, shown: str) -> None:
         self.matched_any = True
-        await self._emit(encode(shown) + (b"\0" if self.o.null else b"\n"))
+        self._emit(encode(shown) + (b"\0" if self.o.null else b"\n"))
 
-    async def _emit(self, data: bytes) -> None:
+    def _emit(self, data: bytes) -> None:
         if self.o.quiet:
             return
         self.stats["bytes_printed"] += len(data)
-        await self.out.write(data)
+        self.sink += data
+
+    def _begin_file(self) -> None:
+        self.sink = bytearray()
+        self.group = False
+
+    async def _flush_file(self, data: bytes, group: bool) -> None:
+        """Write one file's output; groups are separated ('--' with context, '' with headings)."""
+        if not data:
+            return
+        if group:
+            if self.printed_group:
+                if self.o.heading and self.with_filename:
+                    await self.out.write(b"\n")
+                elif self.o.before or self.o.after:
+                    await self.out.write(b"--\n")
+            self.printed_group = True
+        await self.out.write(bytes(data))
 
     async def _search_file(self, vpath: str, shown: str, explicit: bool) -> None:
         try:
@@ -774,9 +810,11 @@ class Search:
             code = e.errno or 5
             await self.error(f"{shown}: {os.strerror(code)} (os error {code})")
             return
-        await self._search_data(data, shown, explicit)
+        self._begin_file()
+        self._search_data(data, shown, explicit)
+        await self._flush_file(self.sink, self.group)
 
-    async def _search_data(self, data: bytes, shown: str, explicit: bool) -> None:
+    def _search_data(self, data: bytes, shown: str, explicit: bool) -> None:
         o = self.o
         self.stats["searches"] += 1
         self.stats["bytes_searched"] += len(data)
@@ -797,26 +835,55 @@ class Search:
                 self.matched_any = True
                 self.stats["searches_with_match"] += 1
                 if o.files_with or o.files_without:
-                    await self._emit(encode(shown) + (b"\0" if o.null else b"\n"))
+                    self._emit(encode(shown) + (b"\0" if o.null else b"\n"))
                 elif o.count:
-                    await self._emit(self._prefix(shown, None, ":") + b"1\n"
+                    self._emit(self._prefix(shown, None, ":") + b"1\n"
                                      if self.with_filename else b"1\n")
                 elif not o.json:
                     prefix = encode(shown) + b": " if self.with_filename else b""
-                    await self._emit(prefix + f'binary file matches (found "\\0" byte around '
+                    self._emit(prefix + f'binary file matches (found "\\0" byte around '
                                      f'offset {nul})\n'.encode())
             return
         # Fast rejection: a file with no match anywhere has no matching line.
         if not o.invert and not o.files_without and not self.empty_patterns \
                 and rx.search(text) is None:
             return
+        matches = None
+        if not o.invert and not o.files_without and not self.empty_patterns \
+                and not self.anchored_text:
+            matches = self._matching_lines(text)
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
             ends_nl = True
         else:
             ends_nl = False
-        await self._search_lines(lines, shown, ends_nl)
+        self._search_lines(lines, shown, ends_nl, matches)
+
+    def _matching_lines(self, text: str) -> list[int] | None:
+        """Indices of the lines with a match, from one pass over the whole text.
+
+        With ``re.M`` a match that stays within a line is exactly a per-line match;
+        one that spans a newline (``\\s``, ``[^x]``) sends us back to the per-line loop.
+        """
+        out: list[int] = []
+        line = 0
+        pos = 0
+        end = len(text) - 1 if text.endswith("\n") else len(text)
+        cap = self.o.max_count
+        for m in self.regex.finditer(text):
+            start = m.start()
+            if start > end:
+                break
+            if "\n" in m.group(0):
+                return None
+            line += text.count("\n", pos, start)
+            pos = start
+            if not out or out[-1] != line:
+                out.append(line)
+                if cap is not None and len(out) >= cap:
+                    break
+        return out
 
     def _line_matches(self, line: str) -> bool:
         m = self.regex.search(line)
@@ -830,22 +897,24 @@ class Search:
             parts += str(lineno).encode() + sep.encode()
         return parts
 
-    async def _search_lines(self, lines: list[str], shown: str, ends_nl: bool) -> None:
+    def _search_lines(self, lines: list[str], shown: str, ends_nl: bool,
+                      matches: list[int] | None = None) -> None:
         o = self.o
         rx = self.regex
         budget = self.shell.budget
-        matches: list[int] = []
-        for i, line in enumerate(lines):
-            if i & 1023 == 0:
-                budget.check()
-            if (rx.search(line) is not None) != o.invert:
-                matches.append(i)
-                if o.max_count is not None and len(matches) >= o.max_count:
-                    break
+        if matches is None:
+            matches = []
+            for i, line in enumerate(lines):
+                if i & 1023 == 0:
+                    budget.check()
+                if (rx.search(line) is not None) != o.invert:
+                    matches.append(i)
+                    if o.max_count is not None and len(matches) >= o.max_count:
+                        break
         if o.files_without:
             if not matches:
                 self.matched_any = True
-                await self._emit(encode(shown) + (b"\0" if o.null else b"\n"))
+                self._emit(encode(shown) + (b"\0" if o.null else b"\n"))
             return
         if not matches:
             return
@@ -855,26 +924,22 @@ class Search:
         if o.quiet:
             return
         if o.files_with:
-            await self._emit(encode(shown) + (b"\0" if o.null else b"\n"))
+            self._emit(encode(shown) + (b"\0" if o.null else b"\n"))
             return
         if o.count:
             n = len(matches)
             if o.count_matches and not o.invert:
                 n = sum(len([m for m in rx.finditer(lines[i])]) for i in matches)
             line = (encode(shown) + (b"\0" if o.null else b":") if self.with_filename else b"")
-            await self._emit(line + str(n).encode() + b"\n")
+            self._emit(line + str(n).encode() + b"\n")
             return
         if o.json:
-            await self._json_file(lines, matches, shown)
+            self._json_file(lines, matches, shown)
             return
         show_num = bool(o.line_number)
         if o.heading and self.with_filename:
-            if self.printed_group:
-                await self._emit(b"\n")
-            await self._emit(encode(shown) + b"\n")
-        elif (o.before or o.after) and self.printed_group:
-            await self._emit(b"--\n")
-        self.printed_group = True
+            self._emit(encode(shown) + b"\n")
+        self.group = True
         ctx = o.before or o.after
         last_printed = -1
         match_set = set(matches)
@@ -933,11 +998,11 @@ class Search:
             buf += self._prefix(shown, j + 1 if show_num else None, sep) + col.encode() \
                 + encode(line) + b"\n"
             if len(buf) >= 65536:
-                await self._emit(bytes(buf))
+                self._emit(bytes(buf))
                 buf.clear()
-        await self._emit(bytes(buf))
+        self._emit(bytes(buf))
 
-    async def _json_file(self, lines: list[str], matches: list[int], shown: str) -> None:
+    def _json_file(self, lines: list[str], matches: list[int], shown: str) -> None:
         o = self.o
         rx = self.regex
         t0 = time.monotonic()
@@ -975,7 +1040,7 @@ class Search:
         end["data"]["stats"]["bytes_printed"] = printed
         end_text = json.dumps(end, separators=(",", ":"), ensure_ascii=False)
         self.json_printed += printed
-        await self._emit(encode(body + end_text + "\n"))
+        self._emit(encode(body + end_text + "\n"))
 
 
 _RUST_MESSAGES = {
@@ -998,6 +1063,32 @@ def _regex_error(pats: list[str], e: re.error) -> str:
             pos = pat.rfind("(") if "(" in pat else pos
         return f"regex parse error:\n    {pat}\n    {' ' * pos}^\nerror: {msg}"
     return f"regex parse error:\n    {'|'.join(pats)}\nerror: {msg}"
+
+
+def _read_entry(e, shell: Shell) -> bytes:
+    """A walked file's content, read through the walker's held directory fd."""
+    import stat as _stat
+
+    fd = e.open()
+    try:
+        if not _stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FileSystemError(13, e.path)
+        cap = shell.budget.limits.max_string_length
+        chunks = []
+        total = 0
+        while True:
+            b = os.read(fd, 1 << 20)
+            if not b:
+                break
+            total += len(b)
+            if total > cap:
+                from pysh.shellkit import LimitExceeded
+
+                raise LimitExceeded("string", f"{cap} bytes")
+            chunks.append(b)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _elapsed(sec: float) -> dict:

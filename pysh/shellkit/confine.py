@@ -947,6 +947,22 @@ class WalkEntry:
     def is_symlink(self) -> bool:
         return self.type == "l"
 
+    def open(self, flags: int = os.O_RDONLY) -> int:
+        """A host fd for reading this entry, opened relative to its held directory (O_NOFOLLOW).
+
+        For ports that read what they walk (rg): no path is resolved again, so a
+        concurrent rename or symlink swap cannot redirect the open. Valid while the
+        walk is inside the entry's directory; read-only (write flags: EACCES); a
+        symlink entry gives ELOOP (resolve its path instead).
+        """
+        if flags & _O_WRITE:
+            raise _err(errno.EACCES, self.path)
+        try:
+            return os.open(self.name, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY,
+                           dir_fd=self._dir_fd)
+        except OSError as e:
+            raise _err(e.errno, self.path) from None
+
     def __repr__(self) -> str:
         return f"WalkEntry({self.path!r}, {self.type!r})"
 

@@ -133,3 +133,46 @@ def test_gzip_roundtrip_bytes(files):
     assert files.shell.fs.read_bytes("/batch/bin.dat") == data
     r = run(files, ["zcat", "bin.dat.gz"])
     assert r.stdout == data
+
+
+@pytest.mark.parametrize("argv", [["rg", "x", "/dev/zero"], ["jq", "-n", "--rawfile", "x",
+                                                              "/dev/zero", "1"],
+                                  ["sqlite3", ":memory:", ".import /dev/zero t"],
+                                  ["gzip", "-c", "/dev/zero"]])
+def test_endless_inputs_are_bounded(tree, argv):
+    from pysh.commands import default_registry
+    from pysh.interpreter import ExecCommand
+    from pysh.shellkit import LimitExceeded, Limits
+
+    with ExecCommand(tree.ws, registry=default_registry(),
+                     limits=Limits(max_string_length=2_000_000)) as ex:
+        with pytest.raises(LimitExceeded):
+            run(ex, argv)
+
+
+def test_gunzip_restores_name_with_N(inst):
+    import gzip
+    import io
+
+    b = io.BytesIO()
+    with gzip.GzipFile(filename="original.txt", mode="wb", fileobj=b, mtime=1704164645) as g:
+        g.write(b"payload\n")
+    inst.shell.fs.write_bytes("/batch/renamed.gz", b.getvalue())
+    r = run(inst, ["gunzip", "-N", "renamed.gz"])
+    assert r.status == 0, r.err
+    assert inst.shell.fs.read_bytes("/batch/original.txt") == b"payload\n"
+    assert inst.shell.fs.stat("/batch/original.txt").st_mtime == 1704164645
+    assert not inst.shell.fs.exists("/batch/renamed.gz")
+
+
+def test_zip_junk_paths_and_unzip_overwrite(inst):
+    fs = inst.shell.fs
+    fs.mkdir("/batch/zz/deep", parents=True)
+    fs.write_bytes("/batch/zz/deep/f.txt", b"one\n")
+    r = run(inst, ["zip", "-q", "-j", "j.zip", "zz/deep/f.txt"])
+    assert r.status == 0
+    fs.write_bytes("/batch/f.txt", b"old\n")
+    r = run(inst, ["unzip", "-q", "j.zip"])  # no -o: the existing file is kept
+    assert fs.read_bytes("/batch/f.txt") == b"old\n"
+    r = run(inst, ["unzip", "-o", "-q", "j.zip"])
+    assert r.status == 0 and fs.read_bytes("/batch/f.txt") == b"one\n"

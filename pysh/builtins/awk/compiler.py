@@ -278,6 +278,22 @@ class Compiler:
             if self._assigns_rs(fn.body):
                 self.assigns_rs = True
 
+    def compute_split_limit(self) -> int:
+        """The highest constant field index of the whole program, or -1 when any code
+        reads NF, a computed field, or more than a few fields."""
+        roots = [p for it in self.prog.items for p in (it.pattern, it.pattern2, it.action)
+                 if p is not None] + [fn.body for fn in self.prog.functions.values()]
+        k = 0
+        for n in _walk(roots):
+            if isinstance(n, N.Var) and n.name == "NF":
+                return -1
+            if isinstance(n, N.Field):
+                idx = _ungroup(n.index)
+                if not (isinstance(idx, N.Num) and idx.value.is_integer() and 0 <= idx.value <= 8):
+                    return -1
+                k = max(k, int(idx.value))
+        return k if k > 0 else -1
+
     def record_is_stable(self) -> bool:
         """True when no code changes $0, a field or NF, or reads a record by getline."""
         roots = [p for it in self.prog.items for p in (it.pattern, it.pattern2, it.action)
@@ -862,7 +878,12 @@ class Compiler:
                 return
             if isinstance(t, N.Index):
                 arr = self.array_ref(t.name, t)
-                self.emit(f"_ainc({arr}, {self.key(t.subs)}, {delta})")
+                k = self.newtmp("_k")
+                self.emit(f"{k} = {self.key(t.subs)}")
+                self.emit("try:")
+                self.emit(f"    {arr}[{k}] += {delta}")
+                self.emit("except TypeError:")
+                self.emit(f"    _ainc({arr}, {k}, {delta})")
                 return
         if isinstance(e, N.Assign) and e.op == "+=" and isinstance(_ungroup(e.target), N.Var):
             t = _ungroup(e.target)
@@ -1116,6 +1137,7 @@ class Compiler:
             isinstance(n, N.Field) or (isinstance(n, N.Var) and n.name == "NF")
             for n in _walk([p for it in mains for p in (it.pattern, it.pattern2, it.action)
                             if p is not None]))
+        self.split_limit = self.compute_split_limit() if self.inline_fields else -1
         # NR/FNR need updating per record only when the record loop can see them
         roots = [p for it in mains for p in (it.pattern, it.pattern2, it.action) if p is not None]
         roots += [fn.body for fn in self.prog.functions.values()]
@@ -1212,7 +1234,13 @@ class Compiler:
             self.emit(f"{self.gref('FNR')} += 1.0")
         self.emit("_R.rec = _rec")
         if self.inline_fields:
-            self.emit("_f = _R.flds = _R.splitter(_rec) if _rec else []")
+            k = self.split_limit
+            if k > 0:
+                # only fields 1..k are ever read and nothing asks NF: split no further
+                self.emit(f"_f = _R.flds = _rec.split(None, {k}) if _R.splitter is _ssplit "
+                          "else (_R.splitter(_rec) if _rec else [])")
+            else:
+                self.emit("_f = _R.flds = _R.splitter(_rec) if _rec else []")
         else:
             self.emit("_R.flds = None")
         if not mains:

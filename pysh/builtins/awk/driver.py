@@ -510,7 +510,7 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
     next_exc = NextRecord()
     nextfile_exc = NextFile()
     g.update({
-        "_R": rt, "_U": UNINIT, "_snum": str_to_num, "StrNum": StrNum, "_Arr": RT.AwkArray, "_num": to_num,
+        "_R": rt, "_U": UNINIT, "_snum": str_to_num, "_ssplit": str.split, "StrNum": StrNum, "_Arr": RT.AwkArray, "_num": to_num,
         "_str": tostr, "_ntos": tostr, "_ostr": ostr, "_ontos": ostr, "_key": tostr,
         "_bool": _bool, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_eq": _eq, "_ne": _ne,
         "_fnum": rt.fnum, "_fstr": rt.fstr, "_fval": rt.fval, "_fout": fout,

@@ -239,7 +239,7 @@ class Lexer:
         while True:
             if j >= n or src[j] == "\n":
                 self.pos = j
-                self.error("unterminated regexp", col=start - self.line_start)
+                self.error("unterminated regexp", col=start + 1 - self.line_start)
             c = src[j]
             if c == "\\" and j + 1 < n:
                 if src[j + 1] == "/":

@@ -443,11 +443,13 @@ class Runtime:
         if i <= len(f):
             v = f[i - 1]
             if v.__class__ is str:
+                if not v or v[0] > "9":
+                    return 0.0
                 try:
                     x = float(v)
                 except ValueError:
                     return to_num(v)
-                if v.isascii() and "_" not in v:
+                if x - x == 0.0 and v.isascii() and "_" not in v:
                     return x
             return to_num(v)
         return 0.0

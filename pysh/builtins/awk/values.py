@@ -26,38 +26,29 @@ class _Uninit(StrNum):
 UNINIT = _Uninit("")
 
 _WS = " \t\n\r\f\v"
-# strtod's prefix: hex floats, inf/infinity, nan, decimal
-_STRTOD = re.compile(
-    r"[ \t\n\r\f\v]*([-+]?)(?:"
-    r"(0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][-+]?[0-9]+)?)"
-    r"|((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)"
-    r"|([iI][nN][fF](?:[iI][nN][iI][tT][yY])?)"
-    r"|([nN][aA][nN](?:\([0-9A-Za-z_]*\))?))"
-)
+# The numeric prefix of a string: decimal only (hex and "inf"/"nan" words are not numbers,
+# as in the one-true-awk and gawk: "INFO" in a log is 0, not infinity), plus gawk's
+# "IEEE magic values": a whole string of exactly +inf -inf +nan -nan (any case).
+_DECIMAL = re.compile(r"[ \t\n\r\f\v]*([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)")
+_MAGIC = re.compile(r"[ \t\n\r\f\v]*([-+])([iI][nN][fF]|[nN][aA][nN])[ \t\n\r\f\v]*\Z")
 _TRAIL_WS = re.compile(r"[ \t\n\r\f\v]*\Z")
 
 
 def strtod(s: str) -> tuple[float, int]:
-    """C strtod: the value of the longest numeric prefix, and where it ends (0: none)."""
-    m = _STRTOD.match(s)
+    """The value of the longest numeric prefix of s, and where it ends (0: none)."""
+    m = _DECIMAL.match(s)
     if m is None:
+        m = _MAGIC.match(s)
+        if m is None:
+            return 0.0, 0
+        neg = m.group(1) == "-"
+        if m.group(2)[0] in "iI":
+            return (-math.inf if neg else math.inf), m.end()
+        return (-math.nan if neg else math.nan), m.end()
+    try:
+        return float(m.group(1)), m.end()
+    except (ValueError, OverflowError):  # pragma: no cover - float() returns inf
         return 0.0, 0
-    sign = -1.0 if m.group(1) == "-" else 1.0
-    if m.group(2) is not None:
-        h = m.group(2)
-        try:
-            v = float.fromhex(h)
-        except (ValueError, OverflowError):
-            v = math.inf
-        return sign * v, m.end()
-    if m.group(3) is not None:
-        try:
-            return sign * float(m.group(3)), m.end()
-        except OverflowError:  # pragma: no cover - float() returns inf
-            return sign * math.inf, m.end()
-    if m.group(4) is not None:
-        return sign * math.inf, m.end()
-    return math.copysign(math.nan, sign), m.end()
 
 
 def to_num_slow(s: str) -> float:
@@ -66,28 +57,35 @@ def to_num_slow(s: str) -> float:
     return strtod(s)[0]
 
 
+def _plain_float(f: float, v: str) -> bool:
+    """float(v) == f means what awk means: a decimal number (no inf/nan words, _, non-ASCII)."""
+    return f - f == 0.0 and v.isascii() and "_" not in v
+
+
 def to_num(v) -> float:
     """awk's numeric value of any value."""
     if v.__class__ is float:
         return v
-    if not v:
+    if not v or v[0] > "9":  # empty, or a letter first: 0 (no exception on "INFO")
         return 0.0
     try:
         f = float(v)
     except ValueError:
         return strtod(v)[0]
-    if f - f == 0.0 and "_" not in v and v.isascii():
+    if _plain_float(f, v):
         return f
     return strtod(v)[0]
 
 
 def str_to_num(v: str) -> float:
     """to_num for a value known to be a str (a field)."""
+    if not v or v[0] > "9":
+        return 0.0
     try:
         f = float(v)
     except ValueError:
-        return strtod(v)[0] if v else 0.0
-    if v.isascii() and "_" not in v:
+        return strtod(v)[0]
+    if f - f == 0.0 and v.isascii() and "_" not in v:
         return f
     return strtod(v)[0]
 
@@ -96,22 +94,18 @@ def looks_numeric(s: str):
     """The number a StrNum stands for when it looks numeric (POSIX), else None."""
     if s is UNINIT:
         return 0.0
+    if not s or s[0] > "9":  # a letter first: not a number
+        return None
     try:
         f = float(s)
     except ValueError:
         f = None
-    if f is not None:
-        if f - f == 0.0:
-            if "_" not in s and s.isascii():
-                return f
-        elif f == f:  # inf: Python and strtod agree on the spellings
-            return f
-        else:
-            return None  # nan strings are not numbers
+    if f is not None and f - f == 0.0 and s.isascii() and "_" not in s:
+        return f
     if not s:
         return None
     v, end = strtod(s)
-    if end == 0 or v != v:
+    if end == 0:
         return None
     if end == len(s) or _TRAIL_WS.match(s, end):
         return v

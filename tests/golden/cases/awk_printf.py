@@ -3,14 +3,15 @@
 from tests.builtins.awk.gold import case
 
 
-def p(name, fmt, *args):
+def p(name, fmt, *args, oracle=None):
     body = ", ".join([fmt, *args])
-    return case(name, f"BEGIN {{ printf {body} }}")
+    return case(name, f"BEGIN {{ printf {body} }}", oracle=oracle)
 
 
 CASES = [
     p("d_basic", '"%d|%i|%d|%d\\n"', "42", "-7", "3.99", "-3.99"),
-    p("d_string_arg", '"%d %d %d\\n"', '"12abc"', '"abc"', '" 0x1A"'),
+    # hex and inf/nan words are not numbers (one-true-awk, gawk; gawk --posix reads them)
+    p("d_string_arg", '"%d %d %d\\n"', '"12abc"', '"abc"', '" 0x1A"', oracle=["gawk"]),
     p("d_width_flags", '"[%5d][%-5d][%05d][%+d][% d][%+5d][%-+5d]\\n"', "42", "42", "42", "42", "42", "42", "42"),
     p("d_precision", '"[%.3d][%8.3d][%-8.3d][%.0d][%.0d]\\n"', "5", "5", "5", "0", "7"),
     p("d_big", '"%d %d %d\\n"', "2^53", "2^53+1", "-2^63"),

@@ -45,6 +45,8 @@ CASES = [
     dict(name="zip_quiet", argv=["zip", "-q", "-r", "new.zip", "src"]),
     dict(name="zip_missing", argv=["zip", "-q", "new.zip", "nofile"]),
     dict(name="zip_verbose_dirs", argv=["zip", "-r", "new.zip", "src/y"]),
+    dict(name="zip_junk_paths", argv=["zip", "-j", "new.zip", "src/x.txt", "src/y/z.txt"]),
+    dict(name="zip_update", argv=["zip", "z.zip", "src/x.txt"]),
 ]
 for _c in CASES:
     _c.setdefault("files", FILES)
