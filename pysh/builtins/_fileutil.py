@@ -452,9 +452,9 @@ class SynthEntry:
 
     def stat(self, follow: bool = False):
         if follow:
-            return self._fs.stat(self.path)
+            return complete_stat(self._fs.stat(self.path))
         if self._st is None:
-            self._st = self._fs.lstat(self.path)
+            self._st = complete_stat(self._fs.lstat(self.path))
         return self._st
 
     def is_dir(self) -> bool:

@@ -5,6 +5,7 @@ Setuid and setgid bits are always stripped by the door; the sticky bit is kept.
 
 from __future__ import annotations
 
+import errno
 import stat as _stat
 
 from pysh.builtins._fileutil import (
@@ -154,9 +155,20 @@ async def main(shell, argv: list[str]) -> int:
             st = stat(fs, name)
         except FileSystemError as e:
             status = 1
+            dangling = False
+            if e.errno == errno.ENOENT:
+                try:
+                    dangling = _stat.S_ISLNK(lstat(fs, name).st_mode)
+                except FileSystemError:
+                    pass
+            if verbose and dangling:
+                await out.text(f"{q(name)} could not be accessed\n")
             if not quiet:
                 await out.flush()
-                await shell.error(PROG, f"cannot access {q(name)}: {strerror(e)}")
+                if dangling:
+                    await shell.error(PROG, f"cannot operate on dangling symlink {q(name)}")
+                else:
+                    await shell.error(PROG, f"cannot access {q(name)}: {strerror(e)}")
             continue
         if recursive and preserve_root and fs.realpath(name) == "/":
             await out.flush()

@@ -25,8 +25,9 @@ Confinement:
 
 Deviations (libjq 1.8 vs the jq 1.6 CLI this machine has): number literals
 keep their text (``1.10`` stays ``1.10``, ``1e1000`` prints as ``1E+1000``),
-compile-error messages use 1.8's format, and ``$__loc__.line`` counts the
-prelude line. stdin is read whole before the program starts (with ``-n`` it
+compile-error messages use 1.8's format, ``$__loc__.line`` counts the
+prelude line, ``-C`` places its colour codes as 1.8 does, and ``localtime`` /
+``strflocaltime`` are UTC (libjq would read the host's ``TZ``). stdin is read whole before the program starts (with ``-n`` it
 is read only when the program mentions ``input``).
 """
 
@@ -107,7 +108,10 @@ PRELUDE = (
     "def input_filename: _pysh_input_filename as $f "
     "| if $f == null then null else $__pysh_fnames[$f] end; "
     "def get_search_list: []; def get_jq_origin: null; def get_prog_origin: null; "
-    'def modulemeta: error("modulemeta is not available in the sandbox"); \n'
+    'def modulemeta: error("modulemeta is not available in the sandbox"); '
+    # libjq's local-time builtins read the host's TZ from the C environment: the sandbox's
+    # clock is UTC
+    "def localtime: gmtime; def strflocaltime(f): strftime(f); \n"
 )
 
 SHORT = {"s": "slurp", "r": "raw", "j": "join", "a": "ascii", "c": "compact", "n": "null",

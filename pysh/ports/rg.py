@@ -444,6 +444,13 @@ async def main(shell: Shell, argv: list[str]) -> int:
         text = "".join(f"{name}: {', '.join(globs)}\n" for name, globs in sorted(table.items()))
         await shell.stdout.write(encode(text))
         return 0
+    if o.json:
+        for flag, on in (("--count", o.count), ("--files-with-matches", o.files_with),
+                         ("--files-without-match", o.files_without), ("--files", o.files)):
+            if on:
+                await shell.stderr.write(encode(f"error: The argument '{flag}' cannot be used "
+                                                f"with '--json'\n\n{USAGE}\n"))
+                return 2
     searcher = Search(shell, o, err)
     try:
         status = await searcher.run()
@@ -941,37 +948,9 @@ class Search:
             self._emit(encode(shown) + b"\n")
         self.group = True
         ctx = o.before or o.after
-        last_printed = -1
         match_set = set(matches)
-        limit_end = matches[-1] + o.after if o.max_count is None else matches[-1] + o.after
         buf = bytearray()
-        todo: list[int] = []
-        if ctx:
-            for i in matches:
-                lo = max(0, i - o.before)
-                for j in range(max(lo, last_printed + 1), i):
-                    todo.append(j)
-                todo.append(i)
-                last_printed = i
-                hi = min(len(lines) - 1, i + o.after)
-                # after-context stops at the next match (which prints itself)
-                for j in range(i + 1, hi + 1):
-                    if j in match_set:
-                        break
-                    if j > limit_end:
-                        break
-                    todo.append(j)
-                    last_printed = j
-            # dedupe, keep order
-            seen = set()
-            ordered = []
-            for j in todo:
-                if j not in seen:
-                    seen.add(j)
-                    ordered.append(j)
-            todo = sorted(ordered)
-        else:
-            todo = matches
+        todo = self._print_order(lines, matches)
         prev = None
         for j in todo:
             if prev is not None and j != prev + 1 and ctx:
@@ -1002,6 +981,28 @@ class Search:
                 buf.clear()
         self._emit(bytes(buf))
 
+    def _print_order(self, lines: list[str], matches: list[int]) -> list[int]:
+        """The line indices to print: the matches and their context, in order."""
+        o = self.o
+        if not (o.before or o.after):
+            return matches
+        last_printed = -1
+        match_set = set(matches)
+        todo: list[int] = []
+        for i in matches:
+            lo = max(0, i - o.before)
+            todo.extend(range(max(lo, last_printed + 1), i))
+            todo.append(i)
+            last_printed = i
+            hi = min(len(lines) - 1, i + o.after)
+            # after-context stops at the next match (which prints itself)
+            for j in range(i + 1, hi + 1):
+                if j in match_set:
+                    break
+                todo.append(j)
+                last_printed = j
+        return sorted(set(todo))
+
     def _json_file(self, lines: list[str], matches: list[int], shown: str) -> None:
         o = self.o
         rx = self.regex
@@ -1015,9 +1016,17 @@ class Search:
             offsets.append(off)
             off += len(encode(line)) + 1
         nmatch = 0
-        for i in matches:
+        match_set = set(matches)
+        for i in self._print_order(lines, matches):
             line = lines[i]
             subs = []
+            if i not in match_set:
+                ev = {"type": "context", "data": {"path": path, "lines": {"text": line + "\n"},
+                                                  "line_number": i + 1,
+                                                  "absolute_offset": offsets[i],
+                                                  "submatches": []}}
+                chunk.append(json.dumps(ev, separators=(",", ":"), ensure_ascii=False))
+                continue
             if not o.invert:
                 for mo in rx.finditer(line):
                     s = len(encode(line[:mo.start()]))

@@ -214,15 +214,21 @@ class State:
         else:
             vpath = name
             host = _common.host_of(shell, vpath, write=not self.readonly)
+            if not self.readonly and not _common.vexists(shell, vpath):
+                # Create the file ourselves (verified, O_EXCL), so that SQLite never creates
+                # one: it is opened with mode=rw, and a swapped directory cannot make it
+                # create a file somewhere else.
+                try:
+                    os.close(_common.open_write(shell, vpath, exclusive=True, mode=0o644))
+                except FileSystemError as e:
+                    if e.errno != errno.EEXIST:
+                        raise
             before = _fds()
+            mode = "ro" if self.readonly else "rw"
+            uri = "file:" + urllib.parse.quote(str(host), safe="/") + "?mode=" + mode
             try:
-                if self.readonly:
-                    uri = "file:" + urllib.parse.quote(str(host)) + "?mode=ro"
-                    conn = sqlite3.connect(uri, uri=True, isolation_level=None,
-                                           check_same_thread=False)
-                else:
-                    conn = sqlite3.connect(str(host), isolation_level=None,
-                                           check_same_thread=False)
+                conn = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                       check_same_thread=False)
             except sqlite3.Error:
                 raise CliError(f'Error: unable to open database "{vpath}": unable to open '
                                "database file") from None

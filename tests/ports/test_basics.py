@@ -176,3 +176,14 @@ def test_zip_junk_paths_and_unzip_overwrite(inst):
     assert fs.read_bytes("/batch/f.txt") == b"old\n"
     r = run(inst, ["unzip", "-o", "-q", "j.zip"])
     assert r.status == 0 and fs.read_bytes("/batch/f.txt") == b"one\n"
+
+
+def test_rg_json_context_events(inst):
+    inst.shell.fs.write_bytes("/batch/c.txt", b"1\n2\nmatch\n4\n")
+    r = run(inst, ["rg", "--json", "-C1", "match", "c.txt"])
+    events = [json.loads(line) for line in r.out.splitlines()]
+    assert [e["type"] for e in events] == ["begin", "context", "match", "context", "end",
+                                           "summary"]
+    assert [(e["data"]["line_number"], e["data"]["absolute_offset"]) for e in events[1:4]] == \
+        [(2, 2), (3, 4), (4, 10)]
+    assert events[1]["data"]["submatches"] == []

@@ -118,3 +118,18 @@ def test_null_input_does_not_read_stdin(inst):
     # `yes | jq -n 1` must not wait for the (endless) stdin: -n reads it only for input/inputs
     r = run(inst, ["jq", "-n", "1"], stdin=b"not json")
     assert r.out == "1\n" and r.status == 0
+
+
+def test_local_time_is_utc_not_the_hosts(inst):
+    r = run(inst, ["jq", "-n", "-c", "0 | [localtime, gmtime] | .[0] == .[1]"])
+    assert r.out == "true\n"
+    r = run(inst, ["jq", "-n", "-r", '0 | strflocaltime("%H:%M %Y")'])
+    assert r.out == "00:00 1970\n"
+
+
+def test_refuses_when_libjq_would_load_a_host_jq_file(inst, monkeypatch):
+    import pysh.ports.jq as jqmod
+
+    monkeypatch.setattr(jqmod, "_host_jq_file_present", lambda: True)
+    r = run(inst, ["jq", "-n", "1"])
+    assert r.status == 2 and "~/.jq" in r.err and r.out == ""

@@ -8,7 +8,9 @@
   keyed by "file::case name", the sha256 of the case's code and bash's
   verdict ("ok" or the first error line).
 * golden/corpus_bash_n.json: the same for every script in corpus/ (a
-  committed copy of real-world scripts, see corpus/README.md).
+  committed copy of real-world scripts, see corpus/README.md), and for
+  mutants of each script (cut after 1/4, 1/2, 3/4 of its lines; one line
+  deleted at 1/3 and at 2/3) -- real code that bash often rejects.
 
 The tests only read these files; they never run bash.
 
@@ -115,12 +117,28 @@ def record_spec():
     return out
 
 
+def mutants(data: bytes):
+    """(suffix, bytes) variants of a script: truncations and one-line deletions."""
+    lines = data.splitlines(keepends=True)
+    n = len(lines)
+    if n < 8:
+        return
+    for num, den in ((1, 4), (1, 2), (3, 4)):
+        k = n * num // den
+        yield f"@cut{k}", b"".join(lines[:k])
+    for num, den in ((1, 3), (2, 3)):
+        k = n * num // den
+        yield f"@del{k}", b"".join(lines[:k] + lines[k + 1:])
+
+
 def record_corpus():
     out = {}
     for rel, path in corpus_files():
         with open(path, "rb") as f:
             data = f.read()
         out[rel] = {"sha256": sha(data), "bash": bash_verdict(data)}
+        for suffix, mdata in mutants(data):
+            out[rel + suffix] = {"sha256": sha(mdata), "bash": bash_verdict(mdata)}
     write(os.path.join(GOLDEN, "corpus_bash_n.json"), out)
     return out
 

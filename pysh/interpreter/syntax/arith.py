@@ -34,57 +34,11 @@ AAssign     op: '=' or one of ``*= /= %= += -= <<= >>= &= ^= |=``;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .ast import AAssign, ABinary, AIncDec, ANum, ATernary, AUnary, AVar
 from .errors import ArithError
 
 __all__ = ["ANum", "AVar", "AUnary", "AIncDec", "ABinary", "ATernary", "AAssign",
            "ArithError", "parse_arith", "to_int64"]
-
-
-@dataclass(slots=True)
-class ANum:
-    value: int
-
-
-@dataclass(slots=True)
-class AVar:
-    name: str
-    index: str | None = None
-
-
-@dataclass(slots=True)
-class AUnary:
-    op: str
-    operand: object
-
-
-@dataclass(slots=True)
-class AIncDec:
-    op: str
-    prefix: bool
-    target: AVar
-
-
-@dataclass(slots=True)
-class ABinary:
-    op: str
-    left: object
-    right: object
-
-
-@dataclass(slots=True)
-class ATernary:
-    cond: object
-    then: object
-    else_: object
-
-
-@dataclass(slots=True)
-class AAssign:
-    op: str
-    target: AVar
-    value: object
 
 
 def to_int64(v: int) -> int:
@@ -276,7 +230,7 @@ class _Parser:
                 base = val
                 val = 0
                 foundbase = True
-                if i >= n or _digit_value(num[i], base) >= base:
+                if i >= n or num[i] == "#":
                     self.error("invalid integer constant", end)
             else:
                 d = _digit_value(c, base)

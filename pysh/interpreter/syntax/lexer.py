@@ -26,6 +26,7 @@ token cannot be finished without it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from . import ast as A
 from .arith import parse_arith
@@ -73,6 +74,8 @@ _RESERVED_OK = frozenset({
     "WHILE", START,
 })
 _CASE_SEPS = frozenset({DSEMI, SEMI_AMP, DSEMI_AMP})
+_NEST_DELTA = {"IF": 1, "WHILE": 1, "UNTIL": 1, "FOR": 1, "SELECT": 1, "CASE": 1,
+               "LBRACE": 1, "FI": -1, "DONE": -1, "ESAC": -1, "RBRACE": -1}
 # bash time_command_acceptable
 _TIME_OK = frozenset({AND_IF, OR_IF, AMP, "WHILE", "DO", "UNTIL", "IF", "THEN", "ELIF",
                       "ELSE", "LBRACE", LPAREN, RPAREN, "BANG", "TIME", "TIMEOPT",
@@ -92,6 +95,7 @@ _OP_RE = re.compile(r";;&|;;|;&|;|&&|&>>|&>|&|\|\||\|&|\||<<<|<<-|<<|<&|<>|<|>>|
 _PLAIN_RE = re.compile(r"[^ \t\n|&;()<>$`'\"\\]+")
 _DQ_PLAIN_RE = re.compile(r"[^\"\\$`]+")
 _BLANK_RE = re.compile(r"[ \t]+")
+_SKIP_RE = re.compile(r"[ \t]*(?:#[^\n]*)?")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN_START_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?=\+?=|\[)")
 _DIGITS_RE = re.compile(r"[0-9]+$")
@@ -99,12 +103,27 @@ _REDIR_WORD_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)\}$")
 _ASSIGNLIKE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 
 _META = frozenset(" \t\n|&;()<>")
+# a word with nothing to decide: followed by a blank, ';', '&', '|', ')' or the end
+_SIMPLE_WORD_RE = re.compile(r"[^ \t\n|&;()<>$`'\"\\=~{}\[\]]+(?=[ \t\n;&|)])")
+_CONTEXT_WORDS = frozenset(set(RESERVED) | {"-p", "--", "declare", "typeset", "local",
+                                            "export", "readonly", "alias", "eval", "let"})
+_SLOW_AFTER = frozenset({"FUNCTION", "CASE", "FOR", "SELECT", "TIME", "TIMEOPT",
+                         ARITH_FOR})
 _SPECIAL_PARAMS = frozenset("@*#?-$!")
 _EXTGLOB_OPS = frozenset("@*+?!")
 _TRANSFORM_OPS = frozenset("QEPAKauULk")
 
-MAX_DEPTH = 200  # nesting limit for $( ), ( ), { }, ${ }, quotes ...
+MAX_DEPTH = 100  # nesting limit: compound commands plus $( ), ${ }, quotes ...
 MAX_SOURCE = 16 * 1024 * 1024  # characters
+
+
+_NL_RE = re.compile("\n")
+
+
+def _newlines(s: str, base: int) -> list:
+    if "\n" not in s:
+        return []
+    return [m.start() + base for m in _NL_RE.finditer(s)]
 
 
 class Token(tuple):
@@ -122,6 +141,11 @@ def _tok(type_, value, line, text, pos):
 
 _SIMPLE_ESC = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
                "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _byte_char(b: int) -> str:
+    """A raw byte as str: ASCII as is, 0x80-0xFF as a surrogate escape."""
+    return chr(b) if b < 0x80 else chr(0xDC00 + b)
 
 
 def decode_ansi_c(s: str) -> str:
@@ -145,7 +169,7 @@ def decode_ansi_c(s: str) -> str:
             k = j
             while k < n and k < j + 3 and s[k] in "01234567":
                 k += 1
-            out.append(chr(int(s[j:k], 8) & 0xFF))
+            out.append(_byte_char(int(s[j:k], 8) & 0xFF))
             i = k
         elif e == "x":
             k = i
@@ -154,7 +178,7 @@ def decode_ansi_c(s: str) -> str:
             if k == i:
                 out.append("\\x")
             else:
-                out.append(chr(int(s[i:k], 16)))
+                out.append(_byte_char(int(s[i:k], 16)))
             i = k
         elif e in "uU":
             width = 4 if e == "u" else 8
@@ -399,7 +423,7 @@ class _State:
 
     __slots__ = ("last", "before", "open_braces", "esacs", "casepat", "expect_in",
                  "allow_lbrace", "assign_ok", "decl", "heredoc_op", "cmd_start",
-                 "redirlist")
+                 "redirlist", "nest", "pat_paren")
 
     def __init__(self):
         self.last = START
@@ -414,6 +438,8 @@ class _State:
         self.heredoc_op = None
         self.cmd_start = True
         self.redirlist = False
+        self.nest = 0  # open compound commands (if, {, (, case, loops)
+        self.pat_paren = False
 
 
 class Lexer:
@@ -430,16 +456,17 @@ class Lexer:
         self.i = 0
         self.readline = readline
         self.base_line = line
-        self._lc_pos = 0
-        self._lc_line = line
+        self._nl = _newlines(text, 0)  # positions of the newlines in text
         self.extglob = extglob  # bool or callable
         self.st = _State()
         self.pending: list[_Heredoc] = []
         self.depth = 0
         self.warnings: list[tuple[int, str]] = []
         self.subparse = None  # set by the parser: (lexer, start_symbol) -> result
+        self.builder = None  # the parser's semantic actions, cached per lexer
         self.name = name
         self.eof_continuation = False
+        self.eof_newline = False
         self.heredoc_eof = False
         self.heredoc_eof_warn = heredoc_eof_warn
         self.total = len(text)
@@ -458,6 +485,7 @@ class Lexer:
         self.total += len(line)
         if self.total > MAX_SOURCE:
             raise ParseError("script too large", self.line_at(len(self.text)))
+        self._nl.extend(_newlines(line, len(self.text)))
         self.text += line
         return True
 
@@ -476,17 +504,10 @@ class Lexer:
             self.text = self.text[i:]
             self.i = 0
             self.base_line = line
-            self._lc_pos = 0
-            self._lc_line = line
+            self._nl = _newlines(self.text, 0)
 
     def line_at(self, i: int) -> int:
-        if i >= self._lc_pos:
-            line = self._lc_line + self.text.count("\n", self._lc_pos, i)
-        else:
-            line = self.base_line + self.text.count("\n", 0, i)
-        self._lc_pos = i
-        self._lc_line = line
-        return line
+        return self.base_line + bisect_left(self._nl, i)
 
     def source_line(self, i: int) -> str:
         text = self.text
@@ -514,11 +535,18 @@ class Lexer:
 
     def enter(self, i: int):
         self.depth += 1
-        if self.depth > MAX_DEPTH:
+        if self.depth + self.st.nest > MAX_DEPTH:
             raise self.error(f"syntax error: nesting too deep (limit {MAX_DEPTH})", i)
 
     def leave(self):
         self.depth -= 1
+
+    def _nest(self, delta):
+        st = self.st
+        st.nest += delta
+        if st.nest + self.depth > MAX_DEPTH:
+            raise ParseError(f"syntax error: nesting too deep (limit {MAX_DEPTH})",
+                             self.line_at(self.i), None, False)
 
     # -- tokens ----------------------------------------------------------------
     def next_token(self):
@@ -526,32 +554,43 @@ class Lexer:
         text = self.text
         i = self.i
         # skip blanks, line continuations, comments
+        skip = _SKIP_RE.match
         while True:
+            i = skip(text, i).end()
+            if i >= len(text) and "#" in text[self.i:i]:
+                # a comment that runs to the end of the buffer: it goes on to
+                # the end of the line, which may not be read yet
+                j = text.rfind("#", self.i, i)
+                while text.find("\n", j) < 0 and self.more():
+                    text = self.text
+                k = text.find("\n", j)
+                i = len(text) if k < 0 else k
             if i >= len(text):
                 if not self.more():
                     self.i = i
+                    if text and not text.endswith("\n") and not self.eof_newline:
+                        # like bash, input that does not end in a newline gets one
+                        self.eof_newline = True
+                        line = self.line_at(i)
+                        self._after_op(NEWLINE)
+                        if self.pending:
+                            self._read_heredocs()
+                        return (NEWLINE, "\n", line, "newline", i)
                     return self._eof_token(i)
                 text = self.text
                 continue
             c = text[i]
-            if c == " " or c == "\t":
-                m = _BLANK_RE.match(text, i)
-                i = m.end()
-                continue
-            if c == "\\" and i + 1 >= len(text):
-                if self.more():
+            if c == "\\":
+                if i + 1 >= len(text):
+                    if self.more():
+                        text = self.text
+                        continue
+                elif text[i + 1] == "\n":
+                    i += 2
+                    if i >= len(text) and not self.more():
+                        self.eof_continuation = True
                     text = self.text
                     continue
-            if c == "\\" and text[i + 1] == "\n":
-                i += 2
-                if i >= len(text) and not self.more():
-                    self.eof_continuation = True
-                text = self.text
-                continue
-            if c == "#":
-                j = text.find("\n", i)
-                i = len(text) if j < 0 else j
-                continue
             break
         self.i = i
         start = i
@@ -587,6 +626,27 @@ class Lexer:
                                      show_line=True)
             self._after_op(typ)
             return (typ, op, line, op, i)
+        # fast path: a plain word (no quotes, expansions, '=', '~', '{', '[') that
+        # is none of the context-dependent words
+        m = _SIMPLE_WORD_RE.match(text, i)
+        if m is not None:
+            w = m.group()
+            last = st.last
+            if (w not in _CONTEXT_WORDS and st.heredoc_op is None
+                    and last not in _SLOW_AFTER and not st.casepat):
+                end = m.end()
+                self.i = end
+                if last == REDIR_OP:
+                    st.redirlist = st.cmd_start
+                elif st.cmd_start:
+                    st.cmd_start = False
+                    st.redirlist = False
+                else:
+                    st.redirlist = False
+                st.before = last
+                st.last = WORD
+                return (WORD, A.Word([A.Lit(w)], w), self.base_line + bisect_left(self._nl, i),
+                        w, i)
         return self._word_token(start)
 
     def _eof_token(self, i):
@@ -601,8 +661,15 @@ class Lexer:
         st.heredoc_op = None
         st.cmd_start = True
         st.redirlist = False
-        if typ == RPAREN:
+        if typ == LPAREN:
+            if st.casepat:
+                st.pat_paren = True
+            self._nest(1)
+        elif typ == RPAREN:
+            if not st.casepat or st.pat_paren:
+                st.nest -= 1
             st.casepat = False
+            st.pat_paren = False
         elif typ in _CASE_SEPS:
             if st.esacs:
                 st.casepat = True
@@ -618,7 +685,7 @@ class Lexer:
         self.i = end
         if st.last == "FOR":
             raw = self.text[i + 2:end - 2]
-            parts = self._split_arith_for(expr, i)
+            parts = self._split_arith_for(raw, line)
             if parts is None:
                 raise ParseError("syntax error: arithmetic expression required", line,
                                  None, False)
@@ -630,28 +697,23 @@ class Lexer:
         st.redirlist = False
         return (ARITH_CMD, expr, line, self.text[i:end], i)
 
-    def _split_arith_for(self, expr: A.ArithExpr, i: int):
-        """Split the word of ((init; cond; step)) at top-level ';'."""
-        pieces: list[list] = [[]]
-        for p in expr.word.parts:
-            if type(p) is A.Lit and ";" in p.text:
-                segs = p.text.split(";")
-                pieces[-1].append(A.Lit(segs[0]))
-                for s in segs[1:]:
-                    pieces.append([A.Lit(s)] if s else [])
-            else:
-                pieces[-1].append(p)
+    def _split_arith_for(self, raw: str, line: int):
+        """Split the text of ((init; cond; step)) at top-level ';'."""
+        pieces = _split_top_semis(raw)
         if len(pieces) != 3:
             return None
         out = []
-        for ps in pieces:
-            ps = [p for p in ps if not (type(p) is A.Lit and p.text == "")]
-            ps = merge_lits(ps)
-            txt = _parts_source(ps)
-            if not txt.strip():
+        for piece in pieces:
+            if not piece.strip():
                 out.append(None)
-            else:
-                out.append(self._make_arith(ps, txt))
+                continue
+            sub = Lexer(piece + "))", None, line=line, extglob=self.extglob, name=self.name)
+            sub.subparse = self.subparse
+            sub.depth = self.depth
+            got = sub._scan_arith(0, ")")
+            if got is None:
+                return None
+            out.append(got[0])
         return out
 
     # -- words -------------------------------------------------------------------
@@ -703,6 +765,12 @@ class Lexer:
         if lit is not None and raw == lit:
             typ = self._special_or_reserved(lit)
             if typ is not None:
+                d = _NEST_DELTA.get(typ)
+                if d is not None:
+                    if d > 0:
+                        self._nest(1)
+                    else:
+                        st.nest -= 1
                 st.before, st.last = st.last, typ
                 st.cmd_start = True
                 st.assign_ok = False
@@ -713,7 +781,8 @@ class Lexer:
         heredoc_op = st.heredoc_op
         st.heredoc_op = None
         if heredoc_op is not None and st.last == REDIR_OP:
-            delim, quoted = _remove_quotes_raw(raw)
+            delim, _ = _remove_quotes_raw(raw)
+            quoted = any(type(p) in (A.SQ, A.DQ, A.Esc, A.AnsiC) for p in parts)
             node = A.HereDoc(delim, quoted, heredoc_op == "<<-")
             self.pending.append(_Heredoc(node, line))
             word = A.Word(parts, raw)
@@ -992,7 +1061,8 @@ class Lexer:
                 continue
             if c == "\\":
                 if i + 1 >= len(text) and not self.more():
-                    parts.append(A.Lit("\\"))
+                    # a backslash at the very end of the input stays a backslash
+                    parts.append(A.Esc("\\"))
                     i += 1
                     break
                 text = self.text
@@ -1095,6 +1165,25 @@ class Lexer:
             return A.Lit("$"), i + 1
         text = self.text
         c = text[i + 1]
+        k = i + 1  # the character after '$' (past any backslash-newlines)
+        if c == "\\" and not self.at_eof(i + 2) and self.text[i + 2] == "\n":
+            while not self.at_eof(k + 1) and self.text[k] == "\\" and self.text[k + 1] == "\n":
+                k += 2
+            if self.at_eof(k):
+                return A.Lit("$"), k
+            text = self.text
+            c = text[k]
+            if c not in "{(" and not _NAME_RE.match(c) and c not in _SPECIAL_PARAMS \
+                    and not ("0" <= c <= "9"):
+                return A.Lit("$"), i + 1
+            if c == "{":
+                return self.parse_braced(k + 1, in_dq)
+            if c == "(":
+                return self.parse_comsub(k + 1)
+            m = _NAME_RE.match(text, k)
+            if m:
+                return A.Param(m.group()), m.end()
+            return A.Param(c), k + 1
         if c == "{":
             return self.parse_braced(i + 2, in_dq)
         if c == "(":
@@ -1892,14 +1981,36 @@ class _BadSubst(Exception):
     pass
 
 
-def _parts_source(parts) -> str:
-    out = []
-    for p in parts:
-        if type(p) is A.Lit:
-            out.append(p.text)
-        else:
-            out.append("$")
-    return "".join(out)
+def _split_top_semis(raw: str) -> list[str]:
+    """Split at ';' outside quotes, parentheses, ${ } and backquotes."""
+    pieces = []
+    depth = 0
+    cur = 0
+    i = 0
+    n = len(raw)
+    while i < n:
+        c = raw[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "'\"`":
+            j = i + 1
+            while j < n and raw[j] != c:
+                if raw[j] == "\\" and c != "'":
+                    j += 1
+                j += 1
+            i = j + 1
+            continue
+        if c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+        elif c == ";" and depth == 0:
+            pieces.append(raw[cur:i])
+            cur = i + 1
+        i += 1
+    pieces.append(raw[cur:])
+    return pieces
 
 
 _UNARY_TESTS = frozenset("-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S "
@@ -1932,6 +2043,9 @@ class _CondParser:
             if i >= len(text):
                 if not lx.more():
                     lx.i = i
+                    if text and not text.endswith("\n") and not lx.eof_newline:
+                        lx.eof_newline = True
+                        return ("NL", None, "newline", i)
                     return ("EOF", None, "", i)
                 text = lx.text
                 continue

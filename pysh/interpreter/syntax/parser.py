@@ -8,6 +8,7 @@ symbol on the same lexer.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator
 
 from . import _tables as T
@@ -31,7 +32,7 @@ _GOTO = T.GOTO
 _FINAL = T.FINAL
 _START = T.START
 _END = T.END
-MAX_STACK = 20000  # LALR stack entries (the stack is a list, not recursion)
+MAX_STACK = 200000  # LALR stack entries (the stack is a list, not recursion)
 
 
 def _line(x) -> int:
@@ -57,6 +58,7 @@ class _Builder:
     def __init__(self, lexer: Lexer):
         self.lx = lexer
         self.la = None
+        self.rules: list = []
 
     # generic
     def pass1(self, a):
@@ -429,10 +431,32 @@ def _token_error(lx: Lexer, tok) -> ParseError:
                       lx.source_line(tok[4]), False)
 
 
+_UNIT_ACTIONS = frozenset({"pass1", "el_word", "el_assign", "el_redir"})
+_NOTHING = 0  # marker: the rule's value is None (linebreak, newline_list)
+
+
+def _bound_rules(b: _Builder) -> list:
+    """(lhs, n, action) per rule.  Action None marks a unit pass-through rule
+    (one symbol whose value is kept), _NOTHING a rule whose value is None."""
+    out = []
+    for lhs, n, fn in _RULES:
+        if fn in _UNIT_ACTIONS and n == 1:
+            act = None
+        elif fn == "nothing":
+            act = _NOTHING
+        else:
+            act = getattr(b, fn)
+        out.append((lhs, n, act))
+    return out
+
+
 def _drive(lx: Lexer, start: str, first=None):
     """Run the LALR automaton over lexer tokens; returns the start symbol's value."""
-    b = _Builder(lx)
-    rules = [(lhs, n, getattr(b, fn)) for (lhs, n, fn) in _RULES]
+    b = lx.builder
+    if b is None:
+        b = lx.builder = _Builder(lx)
+        b.rules = _bound_rules(b)
+    rules = b.rules
     action = _ACTION
     goto = _GOTO
     final = _FINAL
@@ -441,11 +465,11 @@ def _drive(lx: Lexer, start: str, first=None):
     values: list = []
     next_token = lx.next_token
     tok = first if first is not None else next_token()
+    b.la = tok
     while True:
-        st = states[-1]
-        a = action[st].get(tok[0])
+        a = action[states[-1]].get(tok[0])
         if a is None:
-            if tok[0] == END and st == end_state:
+            if tok[0] == END and states[-1] == end_state:
                 return values[-1]
             raise _token_error(lx, tok)
         if a >= 0:
@@ -456,11 +480,21 @@ def _drive(lx: Lexer, start: str, first=None):
                 tok = (END, None, tok[2], "end of file", tok[4])
             else:
                 tok = next_token()
-            if len(states) > MAX_STACK:
-                raise ParseError("syntax error: nesting too deep", tok[2], None, False)
+                if len(states) > MAX_STACK:
+                    raise ParseError("syntax error: nesting too deep", tok[2], None, False)
+            b.la = tok
             continue
-        lhs, n, fn = rules[-1 - a]
-        b.la = tok
+        lhs, n, fn = rules[~a]
+        if fn is None:
+            states[-1] = goto[states[-2]][lhs]
+            continue
+        if fn is _NOTHING:
+            if n:
+                del values[-n:]
+                del states[-n:]
+            values.append(None)
+            states.append(goto[states[-1]][lhs])
+            continue
         if n:
             args = values[-n:]
             del values[-n:]
@@ -473,10 +507,14 @@ def _drive(lx: Lexer, start: str, first=None):
 
 def _subparse(lx: Lexer, start: str):
     saved = lx.save_state()
+    b = lx.builder
+    la = b.la if b is not None else None
     try:
         return _drive(lx, start)
     finally:
         lx.restore_state(saved)
+        if b is not None:
+            b.la = la
 
 
 def _new_lexer(text="", readline=None, *, line=1, extglob=False, name="pysh",
@@ -492,7 +530,9 @@ class CommandReader:
     """Yield bash's complete commands one at a time, pulling lines lazily.
 
     ``readline()`` returns the next line including its newline, or None / ""
-    at end of input.  Each item is a ``Program`` holding one complete input
+    at end of input (a str may be passed instead: it is read line by line).
+    Lines should be split at "\\n" only (``io.StringIO(s).readline``, not
+    ``str.splitlines``, which also splits at \\r, \\f, \\x1c ...).  Each item is a ``Program`` holding one complete input
     line's commands (bash parses a whole line -- ``a; b`` -- before running
     any of it), with ``.line`` set.  No line is read beyond the one that
     completes the command, except here-doc bodies that belong to it.  A
@@ -501,8 +541,10 @@ class CommandReader:
     delimited by end-of-file) as ``(line, message)`` pairs.
     """
 
-    def __init__(self, readline: Callable[[], str | None], *, name: str = "pysh",
+    def __init__(self, readline: Callable[[], str | None] | str, *, name: str = "pysh",
                  extglob: bool | Callable[[], bool] = False, line: int = 1):
+        if isinstance(readline, str):
+            readline = io.StringIO(readline).readline  # splits at "\n" only
         self.lexer = _new_lexer("", readline, line=line, extglob=extglob, name=name)
         self.done = False
 
@@ -528,6 +570,7 @@ class CommandReader:
             raise StopIteration
         lx = self.lexer
         lx.discard_consumed()
+        lx.st.nest = 0
         try:
             while True:
                 tok = lx.next_token()
@@ -560,6 +603,7 @@ def _parse_all(lx: Lexer, line: int) -> A.Program:
     first_line = None
     try:
         while True:
+            lx.st.nest = 0
             tok = lx.next_token()
             if tok[0] == NEWLINE:
                 continue

@@ -41,4 +41,7 @@ CASES = [
     c("missing_operand"),
     c("missing_operand_after", "644"),
     c("bad_option", "-W", "f"),
+    c("dangling", "644", "dangling", files=dict(MODES, dangling={"symlink": "nowhere"})),
+    c("dangling_v", "-v", "644", "dangling", files=dict(MODES, dangling={"symlink": "nowhere"})),
+    c("recursive_link_operand", "-Rv", "u+r", "ld", files=dict(MODES, ld={"symlink": "d/s"})),
 ]

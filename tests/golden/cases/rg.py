@@ -125,4 +125,6 @@ CASES = [
     rg("count_matches", "--count-matches", "hello", "a.txt"),
     rg("column", "--column", "hello", "a.txt"),
     rg("vimgrep", "--vimgrep", "hello", "b.md"),
+    rg("json_count_conflict", "--json", "-c", "hello", "a.txt"),
+    rg("json_l_conflict", "--json", "-l", "hello", "a.txt"),
 ]
