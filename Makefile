@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lint spec bench clean readme-commands
+.PHONY: test demo lint spec spec-update bench clean readme-commands
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,15 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# The whole shared conformance suite through pysh: pass rate and the worst files.
+spec: $(STAMP)
+	$(BIN)/python -m tests.spec.ratchet report
+	$(BIN)/python -m tests.spec.ratchet run --full
+
+# Add newly passing cases to tests/spec/passing.txt (the ratchet).
+spec-update: $(STAMP)
+	$(BIN)/python -m tests.spec.ratchet update
 
 demo: $(STAMP)
 	$(BIN)/python examples/confinement.py

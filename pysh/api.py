@@ -577,7 +577,7 @@ class Sandbox:
     async def _run(self, call, isolated: bool, loop=None) -> RunResult:
         """One call. ``loop``: the sandbox's own :class:`_Loop` (sync ``run``), ``_ASYNCIO``
         (``arun`` under asyncio), or None (trio: ``run_main`` owns a task group per call)."""
-        from pysh.interpreter.toplevel import run_main
+        from pysh.interpreter.toplevel import _let_jobs_finish, run_main
 
         script, data, timeout, env, cwd, args = call
         t0 = time.perf_counter()
@@ -600,12 +600,17 @@ class Sandbox:
                 saved.apply()
                 progs = _cached_programs(script)
 
+                tracker = None if loop is None else _TaskTracker(None if loop is _ASYNCIO else loop.tg)
+
                 async def body(it):
                     if progs is not None:
-                        return await it.run_reader(_CachedReader(progs))
-                    return await _run_text(it, script)
-
-                tracker = None if loop is None else _TaskTracker(None if loop is _ASYNCIO else loop.tg)
+                        status = await it.run_reader(_CachedReader(progs))
+                    else:
+                        status = await _run_text(it, script)
+                    if tracker is not None:
+                        # as run_main's own group does: background jobs get a moment to finish
+                        await _let_jobs_finish(it.session)
+                    return status
                 try:
                     status = await run_main(interp, body, task_group=tracker)
                 except Exception as e:  # noqa: BLE001 - an interpreter bug must not escape as a traceback

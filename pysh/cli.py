@@ -277,13 +277,13 @@ def _run_batch(o: Options, ex) -> int:
             from pysh.interpreter.syntax import CommandReader
 
             if o.command is not None:
-                return await _run_text(it, o.command, parse_name=f"{argv0}: -c")
+                return await _run_text(it, o.command, lambda n: f"{argv0}: -c: line {n}")
             if source is not None:
-                return await _run_text(it, source, parse_name=argv0)
+                return await _run_text(it, source, lambda n: f"{argv0}: line {n}")
             it.reading_stdin = True
             reader = CommandReader(lambda: stdin.readline_blocking().decode("utf-8", "surrogateescape"),
                                    name=argv0, extglob=lambda: True)
-            return await it.run_reader(reader)
+            return await it.run_reader(reader, error_prefix=lambda n: argv0)
 
         try:
             return anyio.run(run_main, interp, body)
@@ -293,14 +293,12 @@ def _run_batch(o: Options, ex) -> int:
         ex.close()
 
 
-async def _run_text(interp, text: str, parse_name: str) -> int:
+async def _run_text(interp, text: str, error_prefix) -> int:
     from pysh.interpreter.syntax import CommandReader
 
     lines = iter(text.splitlines(keepends=True))
     reader = CommandReader(lambda: next(lines, None), name=interp.argv0, extglob=lambda: True)
-    reader.error_name = parse_name
-    interp.parse_error_name = parse_name
-    return await interp.run_reader(reader)
+    return await interp.run_reader(reader, error_prefix=error_prefix)
 
 
 def _run_json(o: Options, ex) -> int:

@@ -406,6 +406,15 @@ class Matcher:
         need_extent = o.only or o.color
         anchor = "line" if o.line else "word" if o.word else None
         self.regex = None
+        self.line_raw = None
+        self.icase = o.icase
+        # plain strings (no regex operator, no -w/-x): lines are found with str.find, which
+        # is far faster than a backtracking engine on alternations and common letters
+        self.literals = None if self.empty or anchor else _literals(o.matcher, patterns)
+        if self.literals is not None and o.icase and not all(x.isascii() for x in self.literals):
+            self.literals = None
+        if self.literals is not None and o.icase:
+            self.literals = sorted({x.lower() for x in self.literals})
         if self.empty:
             return
         if o.matcher == "P":
@@ -426,6 +435,14 @@ class Matcher:
         self.guarded_search = r.search
         self.budget = budget
         self.line_limit = r._limit  # noqa: SLF001 - lines longer than this need the guard
+        # the pattern followed by the rest of its line: one engine match per matching line
+        rest = "[^\\x00]*\\x00?" if self.eol == "\0" else "[^\\n]*\\n?"
+        try:
+            import regex as _engine  # the engine the layer compiled with, loaded by now
+
+            self.line_raw = _engine.compile(f"(?:{r.python})" + rest, r.raw.flags)
+        except Exception:  # noqa: BLE001 - e.g. inline flags a Perl pattern cannot nest
+            self.line_raw = None
 
     def searcher(self, buf: str):
         """The search function to use on ``buf``: guarded only where a call could be slow."""
@@ -446,6 +463,10 @@ class Matcher:
         """(start, end) of each line of ``buf[:end]`` holding a match."""
         if self.empty:
             return
+        hay = self._literal_buf(buf)
+        if hay is not None:
+            yield from self._literal_lines(hay, end)
+            return
         search = self.searcher(buf)
         eol = self.eol
         rfind, find = buf.rfind, buf.find
@@ -463,6 +484,115 @@ class Matcher:
             yield ls, le
             pos = le + 1
 
+    def _line_call(self, buf: str, method, *args):
+        r = self.regex
+        if self.searcher(buf) is not self.raw_search:
+            return r._timed(method, buf, *args)  # noqa: SLF001
+        return method(buf, *args)
+
+    def _literal_buf(self, buf: str) -> str | None:
+        """The buffer the literals are looked for in (lowered for -i), or None."""
+        if self.literals is None:
+            return None
+        if not self.icase:
+            return buf
+        return buf.lower() if buf.isascii() else None
+
+    def _literal_lines(self, hay: str, stop: int):
+        """(start, end-of-line) of each line of ``hay[:stop]`` holding one of the literals."""
+        eol = self.eol
+        lits = self.literals
+        if sum(hay.count(x, 0, stop) for x in lits) * 64 > stop:
+            # frequent: test every line (split and ``in`` run at C speed)
+            pos = 0
+            if len(lits) == 1:
+                lit = lits[0]
+                for line in hay[:stop].split(eol):
+                    end = pos + len(line)
+                    if lit in line:
+                        yield pos, end
+                    pos = end + 1
+            else:
+                for line in hay[:stop].split(eol):
+                    end = pos + len(line)
+                    for x in lits:
+                        if x in line:
+                            yield pos, end
+                            break
+                    pos = end + 1
+            return
+        find, rfind = hay.find, hay.rfind
+        if len(lits) == 1:
+            lit = lits[0]
+            k = len(lit)
+            pos = 0
+            while True:
+                i = find(lit, pos, stop)
+                if i < 0:
+                    return
+                le = find(eol, i + k, stop)
+                if le < 0:
+                    le = stop
+                yield rfind(eol, 0, i) + 1, le
+                pos = le + 1
+        starts = set()
+        for lit in lits:
+            k = len(lit)
+            pos = 0
+            while True:
+                i = find(lit, pos, stop)
+                if i < 0:
+                    break
+                starts.add(rfind(eol, 0, i) + 1)
+                le = find(eol, i + k, stop)
+                if le < 0:
+                    break
+                pos = le + 1
+        for ls in sorted(starts):
+            le = find(eol, ls, stop)
+            yield ls, le if le >= 0 else stop
+
+    def _literal_count(self, hay: str) -> int:
+        lits = self.literals
+        if len(lits) == 1:
+            lit = lits[0]
+            if hay.count(lit) * 64 > len(hay):
+                return sum(1 for line in hay.split(self.eol) if lit in line)
+        return sum(1 for _ in self._literal_lines(hay, len(hay)))
+
+    def count(self, buf: str) -> int:
+        """How many lines of ``buf`` (whole lines) hold a match."""
+        if self.empty:
+            return 0
+        hay = self._literal_buf(buf)
+        if hay is not None:
+            return self._literal_count(hay)
+        lr = self.line_raw
+        if lr is None:
+            return sum(1 for _ in self.lines(buf, len(buf) - 1 if buf.endswith(self.eol)
+                                         else len(buf)))
+        n = len(self._line_call(buf, lr.findall))
+        if not self.regex.nonempty and lr.match(buf, len(buf)) is not None:
+            n -= 1  # the empty "line" after the last one
+        return n
+
+    def line_ends(self, buf: str):
+        """(start, end) of each matching line, the end just past its terminator (if any)."""
+        hay = self._literal_buf(buf)
+        if hay is not None and not self.empty:
+            n = len(buf)
+            return ((ls, le + 1 if le < n else le) for ls, le in self._literal_lines(hay, n))
+        lr = self.line_raw
+        if lr is None or self.empty:
+            return None
+        n = len(buf)
+        rfind = buf.rfind
+        eol = self.eol
+        if self.searcher(buf) is not self.raw_search:
+            return None  # guarded scans go line by line (each search gets the deadline)
+        it = lr.finditer(buf)
+        return ((rfind(eol, 0, m.start()) + 1, m.end()) for m in it if m.start() < n)
+
     def spans(self, buf: str, ls: int, le: int):
         """Non-empty (start, end) of each match in the line ``buf[ls:le]``."""
         r = self.regex
@@ -473,6 +603,35 @@ class Matcher:
             if m.end() > m.start():
                 out.append((m.start(), m.end()))
         return out
+
+
+_BRE_SPECIAL = set("\\.[]*^$")
+_ERE_SPECIAL = set("\\.[]*^$+?(){}|")
+
+
+def _literals(matcher: str, patterns: list[str]) -> list[str] | None:
+    """The patterns as plain strings when none has a regex operator (``a|b`` in ERE and
+    ``a\\|b`` in BRE split into strings); None otherwise."""
+    out: list[str] = []
+    for p in patterns:
+        if matcher == "F":
+            parts = [p]
+        elif matcher == "E":
+            parts = p.split("|")
+            if any(_ERE_SPECIAL & set(x) for x in parts):
+                return None
+        elif matcher == "G":
+            parts = p.split("\\|")
+            if any(_BRE_SPECIAL & set(x) for x in parts):
+                return None
+        else:
+            return None
+        if any(not x for x in parts):
+            return None  # an empty alternative matches every line
+        out.extend(parts)
+    if any("\0" in x or "\n" in x for x in out):
+        return None
+    return out or None
 
 
 def _wrap_perl(pat: str, anchor: str | None) -> str:
@@ -537,6 +696,9 @@ class Grep:
             self.group_sep = encode(gs) + b"\n"
         self.plain = not (o.context_given or o.invert or o.only or o.line_number
                           or o.byte_offset or o.color or o.initial_tab)
+        # matching lines with a file name and/or a line number: the other common case
+        self.numbered = not (o.context_given or o.invert or o.only or o.byte_offset
+                             or o.color or o.initial_tab or o.max_count is not None)
 
     async def flush(self) -> None:
         if self.out:
@@ -634,7 +796,7 @@ class Grep:
                 self._count_only(st, buf, end, nlines)
             elif self.plain and not has_err and raw is not None and st.prefix is None:
                 self._plain(st, buf, raw, end)
-            else:
+            elif not (self.numbered and not has_err and self._numbered(st, buf, raw)):
                 self._general(st, buf, raw, end, has_err)
         finally:
             st.lineno += nlines
@@ -647,8 +809,9 @@ class Grep:
         if st.done_on_match:
             room = 1 if room is None else min(room, 1)
         if o.invert:
-            matched = sum(1 for _ in m.lines(buf, end))
-            sel = nlines - matched
+            sel = nlines - m.count(buf)
+        elif room is None:
+            sel = m.count(buf)
         else:
             sel = 0
             for _ in m.lines(buf, end):
@@ -665,6 +828,18 @@ class Grep:
         """Matching lines of an ASCII chunk, as they are: the common case, kept tight."""
         out, nl = self.out, self.eol_b
         max_count = self.o.max_count
+        spans = self.m.line_ends(buf)
+        if spans is not None and max_count is None:
+            n = 0
+            for ls, le in spans:
+                out += raw[ls:le]
+                n += 1
+            if n:
+                if not buf.endswith(self.eol) and not out.endswith(nl):
+                    out += nl
+                st.nsel += n
+                self.printed_something = True
+            return
         for ls, le in self.m.lines(buf, end):
             out += raw[ls:le]
             out += nl
@@ -674,6 +849,39 @@ class Grep:
                 break
         if st.nsel:
             self.printed_something = True
+
+    def _numbered(self, st: _FileState, buf: str, raw: bytes | None) -> bool:
+        """``file:line:text`` for each matching line; False when the scan must go line by
+        line (the deadline guard)."""
+        if st.out_quiet:
+            return False
+        spans = self.m.line_ends(buf)
+        if spans is None:
+            return False
+        o = self.o
+        out, nl = self.out, self.eol_b
+        eol = self.eol
+        head = (st.prefix + (b"\0" if o.null else b":")) if st.prefix is not None else b""
+        count = buf.count
+        numbers = o.line_number
+        lineno, pos = st.lineno, 0
+        n = 0
+        last_end = 0
+        for ls, le in spans:
+            out += head
+            if numbers:
+                lineno += count(eol, pos, ls)
+                pos = ls
+                out += b"%d:" % lineno
+            out += raw[ls:le] if raw is not None else encode(buf[ls:le])
+            n += 1
+            last_end = le
+        if n:
+            if last_end == len(buf) and not buf.endswith(eol):
+                out += nl
+            st.nsel += n
+            self.printed_something = True
+        return True
 
     def _selected(self, buf: str, end: int):
         """(start, end) of each selected line: the matching ones, or with -v the others."""

@@ -148,7 +148,7 @@ class Cmd:
 
 class Subst:
     __slots__ = ("regex", "replacement", "global_", "print_", "numb", "outf", "max_id",
-                 "simple")
+                 "simple", "template")
 
     def __init__(self):
         self.regex = None
@@ -159,16 +159,44 @@ class Subst:
         self.outf = None
         self.max_id = 0
         self.simple: str | None = None  # the replacement when it is plain text
+        self.template: str | None = None  # ... as a regex-engine template, without case ops
 
 
 class _Re:
-    """A compiled sed regex: the pattern and the flags it was written with."""
+    """A compiled sed regex, the text and flags it was written with, and a line variant."""
 
-    __slots__ = ("rx", "search", "flags")
+    __slots__ = ("rx", "raw", "limit", "text", "icase", "newline", "extended", "delim",
+                 "_line")
 
-    def __init__(self, rx):
+    def __init__(self, rx, text: str, icase: bool, newline: bool, extended: bool, delim: str):
         self.rx = rx
-        self.search = rx.search
+        self.raw = rx.raw.search
+        # subjects longer than this get the deadline guard (see pysh.shellkit.regex)
+        self.limit = (1 << 62) if rx.budget is None else rx._limit  # noqa: SLF001
+        self.text = text
+        self.icase = icase
+        self.newline = newline
+        self.extended = extended
+        self.delim = delim
+        self._line = False
+
+    def search(self, s: str, pos: int = 0):
+        if len(s) > self.limit:
+            return self.rx.search(s, pos)
+        return self.raw(s, pos)
+
+    def line_variant(self):
+        """The same pattern for a buffer of many lines (each line one pattern space), or
+        None when the pattern could behave differently there (a newline, buffer anchors)."""
+        if self._line is False:
+            t = self.text
+            if self.delim in t or "\\`" in t or "\\'" in t or "\\n" in t:
+                self._line = None
+            else:
+                self._line = compile_posix(t, extended=self.extended, icase=self.icase,
+                                           multiline=True, dot_newline=False, eol=self.delim,
+                                           dialect="posix", budget=self.rx.budget)
+        return self._line
 
 
 class _TextBuf:
@@ -382,7 +410,7 @@ class Compiler:
             self.bad_prog(e.message)
         if needed > rx.groups + 1:
             self.bad_prog(f"invalid reference \\{needed - 1} on `s' command's RHS")
-        return _Re(rx)
+        return _Re(rx, text, icase, newline, sed.extended, sed.delim)
 
     def compile_address(self, addr: Addr, ch) -> bool:
         if ch == "/" or ch == "\\":
@@ -804,6 +832,10 @@ def setup_replacement(comp: Compiler, sub: Subst, text: str) -> None:
     sub.max_id = max_id
     if all(p[1] < 0 and p[2] == REPL_ASIS for p in pieces):
         sub.simple = "".join(p[0] for p in pieces)
+    if all(p[2] == REPL_ASIS for p in pieces):
+        # the same replacement as an engine template (for whole-buffer substitution)
+        sub.template = "".join(p[0].replace("\\", "\\\\") + (f"\\g<{p[1]}>" if p[1] >= 0 else "")
+                               for p in pieces)
 
 
 def _upper(s: str) -> str:
@@ -1244,11 +1276,22 @@ class Sed:
         budget = self.shell.budget
         status = 0
         cycles = 0
+        fast = self._fast_kind()
         try:
             while True:
                 if self.append_queue:
                     self.dump_append()
                 k = inp.idx
+                if fast is not None and k < len(inp.lines):
+                    done = self._bulk(fast, inp)
+                    if done:
+                        budget.check()
+                        out = self.output
+                        if out.size >= FLUSH or self.unbuffered:
+                            await out.flush()
+                            if self.unbuffered:
+                                await self.stdout.flush()
+                        continue
                 if k < len(inp.lines):
                     inp.idx = k + 1
                     inp.line_number += 1
@@ -1282,6 +1325,154 @@ class Sed:
         if inp.bad_count:
             status = EXIT_BAD_INPUT
         return status
+
+    # -- whole-buffer fast paths -------------------------------------------------------------
+    def _fast_kind(self):
+        """A way to run the script on many buffered lines at once, when its result is the
+        same as line by line: numeric addresses only (lines outside them pass straight
+        through), a lone ``s`` (substitution over the buffer), a lone ``/re/p`` or
+        ``/re/d`` (a filter, like grep)."""
+        prog = self.program
+        if not prog:
+            return ("numeric",)
+        if all(c.a1 is not None and c.a1.type == A_NUM and not c.bang
+               and (c.a2 is None or c.a2.type == A_NUM) for c in prog):
+            return ("numeric",)
+        if len(prog) != 1:
+            return None
+        cmd = prog[0]
+        if cmd.cmd == "s" and cmd.a1 is None and not cmd.bang and not self.quiet:
+            sub = cmd.subst
+            if (sub.regex is None or sub.print_ or sub.outf is not None or sub.numb != 1
+                    or sub.template is None or not sub.regex.rx.nonempty):
+                return None
+            line = sub.regex.line_variant()
+            if line is None:
+                return None
+            self.last_regex = sub.regex
+            return ("subst", line, sub.template, sub.global_)
+        if cmd.a1 is not None and cmd.a1.type == A_REGEX and cmd.a2 is None \
+                and cmd.a1.regex is not None:
+            if cmd.cmd == "p" and self.quiet:
+                keep = not cmd.bang
+            elif cmd.cmd == "d" and not self.quiet:
+                keep = cmd.bang
+            else:
+                return None
+            line = cmd.a1.regex.line_variant()
+            if line is None:
+                return None
+            self.last_regex = cmd.a1.regex
+            return ("filter", line, keep)
+        return None
+
+    def _emit_lines(self, text: str, last_unchomped: bool) -> None:
+        """Whole lines joined by the delimiter (without the final one) to the output."""
+        out = self.output
+        if out.missing_newline:
+            out.parts.append(self.delim)
+            out.missing_newline = False
+        out.parts.append(text)
+        if last_unchomped:
+            out.missing_newline = True
+        else:
+            out.parts.append(self.delim)
+        out.size += len(text) + 1
+
+    def _bulk(self, fast, inp: _Input) -> int:
+        """Run the fast path on the buffered lines; how many lines it handled."""
+        lines, k = inp.lines, inp.idx
+        end = len(lines)
+        kind = fast[0]
+        if kind == "numeric":
+            nxt = self._next_interesting(inp.line_number)
+            room = nxt - inp.line_number - 1
+            if room <= 0:
+                return 0
+            end = min(end, k + room)
+            if not self.quiet:
+                self._emit_lines(self.delim.join(lines[k:end]), inp.unchomped == end - 1)
+        else:
+            seg = self.delim.join(lines[k:])
+            last_unchomped = inp.unchomped == end - 1
+            if kind == "subst":
+                _, rx, template, glob = fast
+                if glob:
+                    new, n = rx.subn(template, seg) if len(seg) > rx._limit \
+                        else rx.raw.subn(template, seg)  # noqa: SLF001
+                    seg = new
+                else:
+                    seg = self._subst_first(rx, template, seg)
+                self._emit_lines(seg, last_unchomped)
+            else:
+                _, rx, keep = fast
+                self._filter(rx, keep, seg, last_unchomped)
+        inp.line_number += end - k
+        inp.idx = end
+        return end - k
+
+    def _subst_first(self, rx, template: str, seg: str) -> str:
+        """The first match of each line replaced."""
+        out = []
+        pos = 0
+        skip_until = -1
+        delim = self.delim
+        for m in rx.finditer(seg):
+            ms = m.start()
+            if ms < skip_until:
+                continue
+            out.append(seg[pos:ms])
+            out.append(m.expand(template))
+            pos = m.end()
+            e = seg.find(delim, pos)
+            skip_until = e + 1 if e >= 0 else len(seg) + 1
+        out.append(seg[pos:])
+        return "".join(out)
+
+    def _filter(self, rx, keep: bool, seg: str, last_unchomped: bool) -> None:
+        delim = self.delim
+        search = rx.search if len(seg) > rx._limit else rx.raw.search  # noqa: SLF001
+        rfind, find = seg.rfind, seg.find
+        n = len(seg)
+        pos = 0
+        kept: list[str] = []
+        last_kept_end = -1
+        while pos <= n:
+            m = search(seg, pos)
+            if m is None:
+                break
+            ms = m.start()
+            i = rfind(delim, pos, ms)
+            ls = i + 1 if i >= 0 else pos
+            le = find(delim, m.end())
+            if le < 0:
+                le = n
+            if keep:
+                kept.append(seg[ls:le])
+            elif ls > pos:
+                kept.append(seg[pos:ls - 1])
+            last_kept_end = le
+            pos = le + 1
+        if not keep and pos <= n:
+            kept.append(seg[pos:])
+            last_kept_end = n
+        if kept:
+            self._emit_lines(delim.join(kept), last_unchomped and last_kept_end == n)
+
+    def _next_interesting(self, current: int) -> int:
+        """The next line number at which some numeric address may match."""
+        best = 1 << 62
+        nxt = current + 1
+        for c in self.program:
+            a1 = c.a1
+            if c.a2 is None:
+                if a1.number >= nxt:
+                    best = min(best, a1.number)
+            elif c.range_state == R_ACTIVE:
+                return nxt
+            elif c.range_state == R_INACTIVE:
+                best = min(best, max(a1.number, nxt))
+        return best
 
     def match_address(self, cmd: Cmd, ps: str, line_number: int, eof) -> bool:
         """match_address_p; ``eof`` is a callable answering the $ address."""
@@ -1341,7 +1532,7 @@ class Sed:
                 raise SedError("-e expression #1, char 0: no previous regular expression")
         else:
             self.last_regex = re_
-        return re_.rx.search(s, pos)
+        return re_.search(s, pos)
 
     async def execute(self, ps: str, chomped: bool) -> int | None:
         """One cycle of the script on pattern space ``ps``; an exit status to quit, else None."""
@@ -1551,7 +1742,7 @@ class Sed:
                 raise SedError("-e expression #1, char 0: no previous regular expression")
         else:
             self.last_regex = re_
-        search = re_.rx.search
+        search = re_.raw if len(ps) <= re_.limit else re_.rx.search
         m = search(ps, 0)
         if m is None:
             return ps

@@ -535,10 +535,10 @@ def _describe_text(interp, name: str, kind: str, detail) -> str:
 
 
 def format_function(fn: A.FunctionDef) -> str:
+    """The function as bash prints it (``type f``, ``declare -f``)."""
     from pysh.interpreter.syntax.printer import format_program
 
-    text = format_program(A.Program([fn])).rstrip("\n")
-    return text
+    return format_program(A.Program([fn])).rstrip("\n")
 
 
 @builtin("type")

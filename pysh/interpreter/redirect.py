@@ -211,6 +211,8 @@ async def _open(interp, op: str, path: str, fds: dict):
     if fdn is not None:
         s = fds.get(fdn)
         if s is None:
+            s = interp.fds.get(fdn)  # opened while expanding this very target: >(cmd)
+        if s is None:
             raise FileSystemError(errno.EBADF, path)
         return s.dup()
     fs = interp.fs

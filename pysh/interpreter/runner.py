@@ -169,6 +169,7 @@ class Interp(Expander):
         self._path_cache: tuple[str, list[str]] | None = None
         self.hashed: dict[str, str] = {}
         self.decl_assigns: dict = {}  # argv index -> (Assign, prepared) of the last expansion
+        self.procsub_fds: list[int] = []  # fds of <(...) / >(...) to close after the command
         self._init_vars(env if env is not None else session.root.env)
 
     # ------------------------------------------------------------------ setup
@@ -219,6 +220,7 @@ class Interp(Expander):
         new.arith = ArithEvaluator(new)
         new.env_cache = None
         new.hashed = dict(self.hashed)
+        new.procsub_fds = []
         return new
 
     def close_fds(self) -> None:
@@ -788,12 +790,17 @@ class Interp(Expander):
         words = node.words
         if not words:
             return await self._assignments_only(node)
+        mark = len(self.procsub_fds)
         argv = await self.expand_words(words)
         if not argv:
             return await self._assignments_only(node)
         if "xtrace" in self.opts:
             await self.xtrace(node, argv)
-        status = await self.invoke(argv, node, words)
+        try:
+            status = await self.invoke(argv, node, words)
+        finally:
+            if len(self.procsub_fds) > mark:
+                self.close_procsubs(mark)
         self.last_arg = argv[-1]
         await self.check_errexit(status)
         return status
@@ -906,7 +913,7 @@ class Interp(Expander):
                 return await self.call_function(fn, argv)
             if name in _DECL_BUILTINS:
                 self._assign_args = self.decl_assigns
-            return await builtin(self, argv)
+            return await self._run_builtin(builtin, argv)
         finally:
             if saved_fds is not None:
                 await self._flush_fds()
@@ -915,6 +922,15 @@ class Interp(Expander):
                 red.close()
             if temp_saved is not None:
                 self._restore_temp(temp_saved)
+
+    async def _run_builtin(self, builtin, argv: list[str]) -> int:
+        try:
+            return await builtin(self, argv)
+        except (ShellError, BrokenPipe, FileSystemError):
+            raise
+        except Exception as e:  # noqa: BLE001 - a bug in a builtin must not become a traceback
+            await self.diag(f"{argv[0]}: internal error ({type(e).__name__})")
+            return 1
 
     async def _flush_fds(self) -> None:
         for s in self.fds.values():
@@ -1145,7 +1161,12 @@ class Interp(Expander):
         finally:
             self.close_fds()
 
-    async def run_reader(self, reader, *, top_level: bool = True) -> int:
+    async def run_reader(self, reader, *, top_level: bool = True, error_prefix=None) -> int:
+        """Run commands as the reader yields them. ``error_prefix(line)`` is what a
+        syntax error starts with: ``NAME: line N`` for a script file (the default),
+        ``NAME: -c: line N`` for -c, plain ``NAME`` for a script on stdin."""
+        if error_prefix is None:
+            error_prefix = lambda line: f"{self.argv0}: line {line}"  # noqa: E731
         status = 0
         try:
             while True:
@@ -1155,7 +1176,7 @@ class Interp(Expander):
                     break
                 except ParseError as e:
                     self.lineno = e.line
-                    await self.err(_format_parse_error(e, getattr(self, "parse_error_name", self.argv0)) + "\n")
+                    await self.err(e.format(error_prefix(e.line)) + "\n")
                     status = 2
                     self.status = 2
                     if self.interactive:
@@ -1219,7 +1240,8 @@ class Interp(Expander):
             except StopIteration:
                 break
             except ParseError as e:
-                await self.err(_format_parse_error(e, self.argv0) + "\n")
+                await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
+                                        if name is None else f"{name}: line {e.line}") + "\n")
                 return 2
             status = await self.run_list(prog.body)
         return status
@@ -1367,6 +1389,9 @@ class Interp(Expander):
                     job.status = await child._stage(node.command, False)
                 except (LimitExceeded, Interrupted):
                     job.status = 1
+                except Exception as e:  # noqa: BLE001 - never a traceback from a job
+                    await child.diag(f"internal error ({type(e).__name__})")
+                    job.status = 1
                 finally:
                     child.close_fds()
             if scope.cancelled_caught:
@@ -1385,6 +1410,7 @@ class Interp(Expander):
     async def with_redirs(self, redirs: list, fn, *args) -> int:
         if not redirs:
             return await fn(*args)
+        mark = len(self.procsub_fds)
         red = await self.apply_redirs(redirs)
         if red is None:
             return 1
@@ -1395,6 +1421,8 @@ class Interp(Expander):
             await self._flush_fds()
             self.fds = saved
             red.close()
+            if len(self.procsub_fds) > mark:
+                self.close_procsubs(mark)
 
     async def exec_brace(self, node: A.BraceGroup) -> int:
         return await self.with_redirs(node.redirs, self.run_list, node.body)
@@ -1636,7 +1664,7 @@ class Interp(Expander):
         if part.body is None:
             err = part.error
             if isinstance(err, ParseError):
-                await self.err(_format_parse_error(err, self.argv0) + "\n")
+                await self.err(err.format(f"{self.argv0}: command substitution: line {err.line}") + "\n")
             raise ExpansionError("command substitution: syntax error", status=2, fatal=False)
         body = part.body.body
         # $(< file)
@@ -1676,6 +1704,9 @@ class Interp(Expander):
         self.status = status
         data = cap.getvalue()
         self.budget.check_string(len(data))
+        if b"\0" in data:
+            await self.diag("warning: command substitution: ignored null byte in input")
+            data = data.replace(b"\0", b"")
         return decode(data).rstrip("\n")
 
     async def process_substitution(self, part: A.ProcSub) -> str:
@@ -1699,21 +1730,42 @@ class Interp(Expander):
                 old.close()
             child.fds[0] = end
         self.fds[fdnum] = mine
-        self._procsub_fds = getattr(self, "_procsub_fds", []) + [fdnum]
+        self.procsub_fds.append((self.fds, fdnum, mine))
+        pid = child.pid
+        self.session.job_numbers += 1
+        job = Job(pid, self.session.job_numbers, "process substitution")
+        self.session.jobs[pid] = job
+        self.last_bg = pid  # bash: $! is the last process substitution too
 
         async def runner():
             try:
-                await child._stage(part.body, False)
+                job.status = await child._subshell_body(part.body.body)
+            except BrokenPipe:
+                job.status = STATUS_SIGPIPE
             except (LimitExceeded, Interrupted):
-                pass
+                job.status = 1
+            except Exception as e:  # noqa: BLE001 - never a traceback from a background task
+                await child.diag(f"process substitution: internal error ({type(e).__name__})")
+                job.status = 1
             finally:
                 child.close_fds()
+                job.done = True
+                job.event.set()
 
         tg = self.session.task_group
         if tg is None:
             raise ShellError("process substitution: not available here")
         tg.start_soon(runner)
         return f"/dev/fd/{fdnum}"
+
+    def close_procsubs(self, mark: int = 0) -> None:
+        """After the command whose words made them: our ends of <(...) / >(...) close
+        (only those made since ``mark``: an inner command must not close an outer one's)."""
+        mine, self.procsub_fds = self.procsub_fds[mark:], self.procsub_fds[:mark]
+        for table, n, stream in mine:
+            if table.get(n) is stream:
+                del table[n]
+            stream.close()
 
     # -- Executor protocol (commands running commands) -------------------------------
     async def run_argv(self, shell: Shell, argv: list[str]) -> int:
@@ -1805,10 +1857,6 @@ def _xtrace_quote(s: str) -> str:
     if all(c.isalnum() or c in "_@%+=:,./-" for c in s) and s.isascii():
         return s
     return shell_quote(s)
-
-
-def _format_parse_error(e: ParseError, name: str) -> str:
-    return e.format(name)
 
 
 def _command_text(node) -> str:

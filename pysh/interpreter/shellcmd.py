@@ -26,7 +26,7 @@ def parse_shell_args(args: list[str]):
             continue
         if a.startswith("--"):
             return on, off, None, None, [], f"{a}: invalid option"
-        if a[0] in "-+" and len(a) > 1:
+        if len(a) > 1 and a[0] in "-+":
             enable = a[0] == "-"
             j = 1
             while j < len(a):

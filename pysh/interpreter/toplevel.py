@@ -70,6 +70,7 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
                     session.task_group = tg
                     try:
                         status = await body(interp)
+                        await _let_jobs_finish(session)
                     finally:
                         session.task_group = None
                         tg.cancel_scope.cancel()
@@ -92,12 +93,38 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
         ex = _first(eg, ExitShell)
         if ex is not None:
             return ex.status
-        raise
+        await interp.err(f"{interp.argv0}: internal error ({_describe(eg)})\n")
+        return 1
+    except Exception as e:  # noqa: BLE001 - never a traceback in the script's output
+        await interp.err(f"{interp.argv0}: internal error ({type(e).__name__})\n")
+        return 1
     if timed_out:
         err = budget.timeout_error()
         await interp.err(f"{interp.argv0}: {err}\n")
         return err.status
     return status
+
+
+JOB_GRACE = 1.0  # seconds left to background work when the script ends
+
+
+async def _let_jobs_finish(session) -> None:
+    """bash leaves its background jobs running after it exits, and their output still
+    shows; an in-process shell cannot outlive its run, so it gives them a moment."""
+    live = [j for j in session.jobs.values() if not j.done]
+    if not live:
+        return
+    with anyio.move_on_after(JOB_GRACE):
+        for j in live:
+            await j.event.wait()
+
+
+def _describe(eg) -> str:
+    for e in eg.exceptions:
+        if isinstance(e, BaseExceptionGroup):  # noqa: F821
+            return _describe(e)
+        return type(e).__name__
+    return "error"
 
 
 def _first(eg, kind):

@@ -80,6 +80,9 @@ class Extractor:
         self.dest_canon = canon.rstrip("/") or "/"
         self.count = 0
         self.dir_times: list[tuple[str, float]] = []
+        # member directories already made or checked in this run (a leaf's own parent is
+        # still re-checked by _held() for every file)
+        self.known_dirs: set[str] = set()
         limits = shell.budget.limits
         self.max_members = limits.max_array_size
         self.max_file = limits.max_file_size
@@ -131,31 +134,36 @@ class Extractor:
         parts = rel.split("/") if rel else []
         for i in range(1, len(parts) + 1):
             sub = "/".join(parts[:i])
-            with self._held(sub, shown) as d:
+            if sub in self.known_dirs:
+                continue
+            self._ensure_dir(sub, shown, mode if i == len(parts) else 0o777)
+            self.known_dirs.add(sub)
+
+    def _ensure_dir(self, sub: str, shown: str, mode: int) -> None:
+        with self._held(sub, shown) as d:
+            try:
+                st = d.lstat()
+            except FileSystemError:
+                st = None
+            if st is not None and _stat.S_ISDIR(st.st_mode):
+                return
+            if st is not None and _stat.S_ISLNK(st.st_mode):
+                # a link is fine only when it leads to a directory inside the destination
                 try:
-                    st = d.lstat()
+                    canon = _common.vrealpath(self.shell, self._vpath(sub))
                 except FileSystemError:
-                    st = None
-                if st is not None and _stat.S_ISDIR(st.st_mode):
-                    continue
-                if st is not None and _stat.S_ISLNK(st.st_mode):
-                    # a link is fine only when it leads to a directory inside the destination
-                    try:
-                        canon = _common.vrealpath(self.shell, self._vpath(sub))
-                    except FileSystemError:
-                        canon = ""
-                    if self._inside(canon) and _common.vis_dir(self.shell, self._vpath(sub)):
-                        continue
-                    raise Refused(f"{shown}: Cannot open: refusing to write outside the "
-                                  "destination (through a symbolic link)")
-                if st is not None:
-                    d.unlink()
-                m = mode if i == len(parts) else 0o777
-                try:
-                    d.mkdir(m & ~self.shell.umask & 0o777)
-                except FileSystemError as e:
-                    if e.errno != errno.EEXIST:
-                        raise Refused(f"{shown}: Cannot mkdir: {os.strerror(e.errno)}") from None
+                    canon = ""
+                if self._inside(canon) and _common.vis_dir(self.shell, self._vpath(sub)):
+                    return
+                raise Refused(f"{shown}: Cannot open: refusing to write outside the "
+                              "destination (through a symbolic link)")
+            if st is not None:
+                d.unlink()
+            try:
+                d.mkdir(mode & ~self.shell.umask & 0o777)
+            except FileSystemError as e:
+                if e.errno != errno.EEXIST:
+                    raise Refused(f"{shown}: Cannot mkdir: {os.strerror(e.errno)}") from None
 
     def write_file(self, rel: str, shown: str, src, mode: int, mtime: float | None,
                    size_hint: int | None = None) -> None:
@@ -198,7 +206,11 @@ class Extractor:
                 except FileSystemError:
                     pass
 
+    def forget(self, rel: str) -> None:
+        self.known_dirs = {d for d in self.known_dirs if d != rel and not d.startswith(rel + "/")}
+
     def symlink(self, rel: str, shown: str, target: str) -> None:
+        self.forget(rel)
         if target.startswith("/"):
             raise Refused(f"{shown}: Cannot create symlink to '{target}': refusing an absolute "
                           "link target")

@@ -609,34 +609,45 @@ class Search:
         return check
 
     def _glob_spec(self):
+        """-g/--iglob globs as gitignore specs (case-sensitive, and lowercased for --iglob).
+
+        In gitignore terms a whitelist glob is a negation (keep) and '!glob' an exclusion;
+        the last glob that matches wins, across both kinds.
+        """
         if not self.o.globs:
             return None
         import pathspec
 
-        lines = []
+        kinds: dict[bool, tuple[list[str], list[int]]] = {False: ([], []), True: ([], [])}
         self.has_whitelist = False
-        for g, _icase in self.o.globs:
+        for n, (g, icase) in enumerate(self.o.globs):
+            lines, where = kinds[icase]
             if g.startswith("!"):
-                lines.append(g[1:])
+                line = g[1:]
             else:
-                lines.append("!" + g)
+                line = "!" + g
                 self.has_whitelist = True
-        # In gitignore terms: a whitelist glob is a negation (keep), '!glob' an exclusion.
+            lines.append(line.lower() if icase else line)
+            where.append(n)
         try:
-            return pathspec.GitIgnoreSpec.from_lines(lines)
+            return [(pathspec.GitIgnoreSpec.from_lines(lines), where, icase)
+                    for icase, (lines, where) in kinds.items() if lines]
         except Exception as e:
             raise RgError(f"error parsing glob: {type(e).__name__}") from None
 
     def _glob_verdict(self, rel: str, is_dir: bool) -> bool | None:
-        """True: excluded by -g; False: explicitly kept; None: no opinion."""
-        spec = self.glob_spec
-        if spec is None:
+        """True: excluded by -g; False: explicitly kept (over ignore files); None: no opinion."""
+        specs = self.glob_spec
+        if specs is None:
             return None
-        r = spec.check_file(rel + "/" if is_dir else rel)
-        if r.include is True:
-            return True
-        if r.include is False:
-            return False
+        best = None
+        for spec, where, icase in specs:
+            target = rel.lower() if icase else rel
+            r = spec.check_file(target + "/" if is_dir else target)
+            if r.include is not None and (best is None or where[r.index] > best[0]):
+                best = (where[r.index], r.include)
+        if best is not None:
+            return best[1]
         if self.has_whitelist and not is_dir:
             return True
         return None
@@ -707,13 +718,12 @@ class Search:
                 rel = f"{rel_dir}/{e.name}" if rel_dir else e.name
                 if not o.hidden and e.name.startswith("."):
                     continue
-                if e.name == ".git" and not o.no_vcs and not o.no_ignore:
-                    continue
                 if o.max_depth is not None and depth + 1 >= o.max_depth:
                     continue
-                if ign is not None and ignored(levels, rel, True):
+                verdict = self._glob_verdict(rel, True)
+                if verdict is True:
                     continue
-                if self._glob_verdict(rel, True) is True:
+                if verdict is None and ign is not None and ignored(levels, rel, True):
                     continue
                 keep_dirs.append(e)
             wd.dirs[:] = keep_dirs
@@ -727,9 +737,10 @@ class Search:
                 rel = f"{rel_dir}/{e.name}" if rel_dir else e.name
                 if not o.hidden and e.name.startswith("."):
                     continue
-                if ign is not None and ignored(levels, rel, False):
+                verdict = self._glob_verdict(rel, False)
+                if verdict is True:
                     continue
-                if self._glob_verdict(rel, False) is True:
+                if verdict is None and ign is not None and ignored(levels, rel, False):
                     continue
                 if self.type_filter is not None and not self.type_filter(e.name):
                     continue

@@ -85,10 +85,11 @@ compiling; the tests read the translation table through it.
 
 ``Regex``
     ``search / match / fullmatch (s, pos=0, endpos=None)``, ``finditer(s, pos,
-    endpos)``, ``findall``, ``split(s, maxsplit)``, ``sub(repl, s, count)``;
+    endpos)``, ``findall``, ``split(s, maxsplit)``, ``sub / subn(repl, s, count)``;
     ``.groups`` (capture count), ``.raw`` (the compiled ``regex`` object),
     ``.warnings``, ``.source``, ``.python`` (the translated text), ``.risky``,
-    ``.unbounded`` (count of unbounded repeats), ``.guard_needed(length)``.
+    ``.unbounded`` (count of unbounded repeats), ``.nonempty`` (it can never match the
+    empty string), ``.guard_needed(length)``.
 
 Pathological patterns
 =====================
@@ -862,6 +863,23 @@ def _is_atom(n) -> bool:
     return False
 
 
+def _min_len(nodes) -> int:
+    """The fewest characters a sequence of nodes can match (0: it can match empty)."""
+    total = 0
+    for n in nodes:
+        k = n[0]
+        if k in ("lit", "any", "set", "esc"):
+            total += 1
+        elif k == "group":
+            total += _min_len(n[2])
+        elif k == "alt":
+            total += min(_min_len(a) for a in n[1])
+        elif k == "rep":
+            total += n[2] * _min_len([n[1]])
+        # anchors and back-references (which may be empty) add nothing
+    return total
+
+
 def _repeats_or_alternates(n) -> bool:
     k = n[0]
     if k == "rep":
@@ -884,6 +902,7 @@ class Translation:
     unbounded: int
     posix: bool  # compiled with the engine's POSIX (leftmost-longest) flag
     warnings: list[str] = field(default_factory=list)
+    nonempty: bool = False  # the pattern can never match the empty string
 
 
 def _as_text(p: str | bytes, bytes_mode: bool) -> str:
@@ -920,9 +939,11 @@ def _translate(pattern, extended, icase, bytes_mode, multiline, dot_newline, eol
     texts = []
     groups = 0
     warnings: list[str] = []
+    nonempty = True
     for p in pats:
         parser = _Parser(_as_text(p, bytes_mode), syn, icase, groups)
         tree = parser.parse()
+        nonempty = nonempty and _min_len(tree) > 0
         texts.append(em.seq(tree))
         groups += parser.ngroups
         for w in parser.warnings:
@@ -945,7 +966,7 @@ def _translate(pattern, extended, icase, bytes_mode, multiline, dot_newline, eol
     if posix:
         flags |= rx.POSIX
     return Translation(text, flags, groups, bytes_mode, em.risky, em.unbounded,
-                       posix, warnings)
+                       posix, warnings, nonempty and bool(pats))
 
 
 # ------------------------------------------------------------------ compiled patterns
@@ -963,7 +984,7 @@ class Regex:
     """A compiled pattern bound to a run budget. Cheap to create from the cached compile."""
 
     __slots__ = ("raw", "source", "python", "groups", "warnings", "risky", "unbounded",
-                 "posix", "bytes_mode", "budget", "_limit")
+                 "posix", "bytes_mode", "budget", "_limit", "nonempty")
 
     def __init__(self, raw, source, tr: Translation, budget=None):
         self.raw = raw
@@ -975,6 +996,7 @@ class Regex:
         self.unbounded = tr.unbounded
         self.posix = tr.posix
         self.bytes_mode = tr.bytes_mode
+        self.nonempty = tr.nonempty
         self.budget = budget
         self._limit = 0 if tr.risky else _guard_length(tr.unbounded)
 
@@ -1035,6 +1057,12 @@ class Regex:
         if self.budget is not None and len(s) > self._limit:
             return self._timed(lambda s_, timeout: self.raw.sub(repl, s_, count, timeout=timeout), s)
         return self.raw.sub(repl, s, count)
+
+    def subn(self, repl, s, count: int = 0):
+        if self.budget is not None and len(s) > self._limit:
+            return self._timed(lambda s_, timeout: self.raw.subn(repl, s_, count, timeout=timeout),
+                               s)
+        return self.raw.subn(repl, s, count)
 
     def finditer(self, s, pos: int = 0, endpos: int | None = None) -> Iterator:
         """Like ``re.finditer``; guarded scans restart where they stopped after a slice."""
@@ -1115,7 +1143,8 @@ def _translate_fixed(strings, icase, bytes_mode, longest, anchor=None, multiline
     flags = rx.V0 | (rx.IGNORECASE if icase else 0)
     if multiline and eol == "\n":
         flags |= rx.MULTILINE
-    return Translation(text, flags, 0, bytes_mode, False, 0, False, [])
+    return Translation(text, flags, 0, bytes_mode, False, 0, False, [],
+                       bool(texts) and all(texts))
 
 
 def compile_fixed(strings, *, icase: bool = False, bytes_mode: bool = False,

@@ -7,6 +7,8 @@
 * golden/spec_bash_n.json: for every case of ../shared/spec/cases/*.test.sh,
   keyed by "file::case name", the sha256 of the case's code and bash's
   verdict ("ok" or the first error line).
+* golden/snippets_bash_n.json: the same for the hand-written tricky snippets
+  of golden/snippets.txt (separated by lines "====").
 * golden/corpus_bash_n.json: the same for every script in corpus/ (a
   committed copy of real-world scripts, see corpus/README.md), and for
   mutants of each script (cut after 1/4, 1/2, 3/4 of its lines; one line
@@ -93,7 +95,7 @@ def bash_verdict(data: bytes) -> str:
     text = "\n".join(lines2)
     if "unexpected token `)'" in text:
         return "ok"
-    if all("warning:" in ln for ln in lines2):
+    if lines2 and all("warning:" in ln for ln in lines2):
         return "ok"  # the ')' went into an unterminated here-document
     return "stopped early: " + (lines2[0] if lines2 else "(silently)")
 
@@ -131,6 +133,21 @@ def mutants(data: bytes):
         yield f"@del{k}", b"".join(lines[:k] + lines[k + 1:])
 
 
+def snippets():
+    with open(os.path.join(GOLDEN, "snippets.txt"), "rb") as f:
+        data = f.read()
+    for n, snip in enumerate(data.split(b"\n====\n")):
+        yield f"snippet{n}", snip
+
+
+def record_snippets():
+    out = {}
+    for key, code in snippets():
+        out[key] = {"sha256": sha(code), "bash": bash_verdict(code)}
+    write(os.path.join(GOLDEN, "snippets_bash_n.json"), out)
+    return out
+
+
 def record_corpus():
     out = {}
     for rel, path in corpus_files():
@@ -155,6 +172,7 @@ def write(path, obj):
 def main(argv):
     if "--corpus-only" not in argv:
         record_spec()
+        record_snippets()
     record_corpus()
     return 0
 

@@ -43,3 +43,20 @@ def test_spec_cases_agree_with_bash_n():
             bad.append((key, g["bash"], ours))
     assert total > 1000
     assert not bad, f"{agree}/{total} agree; disagreements: {bad[:20]}"
+
+
+def test_tricky_snippets_agree_with_bash_n():
+    import record_golden as rg
+
+    with open(os.path.join(GOLDEN, "snippets_bash_n.json")) as f:
+        gold = json.load(f)
+    bad = []
+    n = 0
+    for key, code in rg.snippets():
+        g = gold[key]
+        assert g["sha256"] == rg.sha(code), "re-run record_golden.py"
+        n += 1
+        ours = _verdict(code.decode())
+        if (ours == "ok") != (g["bash"] == "ok"):
+            bad.append((code.decode(), g["bash"], ours))
+    assert n > 90 and not bad, bad

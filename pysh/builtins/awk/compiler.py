@@ -14,6 +14,7 @@ from __future__ import annotations
 from pysh.builtins.awk import nodes as N
 from pysh.builtins.awk.awkre import RegexError, check
 from pysh.builtins.awk.errors import AwkSyntaxError
+from pysh.builtins.awk.format import _plan as _fmt_plan
 
 NUM, STR, ANY = "num", "str", "any"
 
@@ -80,6 +81,7 @@ class Compiler:
         self.uses_getline_main = False
         self.assigns_rs = False
         self.inline_fields = False
+        self.stable = False
         self.localized: set[str] = set()
         self.warnings: list[tuple[int, str]] = []
 
@@ -374,6 +376,9 @@ class Compiler:
         if isinstance(node, N.Num):
             return _numlit(node.value)
         if isinstance(node, N.Field):
+            k = self.inline_nf(node)
+            if k is not None:
+                return f"_snum({self.nf_field(k)})"
             idx = self.field_index(node)
             if self.inline(idx):
                 if idx == 0:
@@ -381,7 +386,7 @@ class Compiler:
                 return f"(_snum(_f[{idx - 1}]) if len(_f) > {idx - 1} else 0.0)"
             if isinstance(idx, int):
                 if idx == 0:
-                    return "_num(_R.get0())"
+                    return f"_num({self.rec0()})"
                 return f"_fnum({idx})"
             return f"_R.dnum({idx[0]})"
         if isinstance(node, N.Var) and not self.is_param(node.name) and node.name not in NUM_SPECIALS \
@@ -403,11 +408,14 @@ class Compiler:
         if isinstance(node, N.Str):
             return repr(node.value)
         if isinstance(node, N.Field):
+            k = self.inline_nf(node)
+            if k is not None:
+                return self.nf_field(k)
             idx = self.field_index(node)
             if self.inline(idx):
                 return "_rec" if idx == 0 else f"(_f[{idx - 1}] if len(_f) > {idx - 1} else '')"
             if isinstance(idx, int):
-                return "_R.get0()" if idx == 0 else f"_fstr({idx})"
+                return self.rec0() if idx == 0 else f"_fstr({idx})"
             return f"_R.dstr({idx[0]})"
         code, kind = self.ex(node)
         if kind == STR:
@@ -421,11 +429,14 @@ class Compiler:
     def out_str(self, node) -> str:
         node2 = _ungroup(node)
         if isinstance(node2, N.Field):
+            k = self.inline_nf(node2)
+            if k is not None:
+                return self.nf_field(k)
             idx = self.field_index(node2)
             if self.inline(idx):
                 return "_rec" if idx == 0 else f"(_f[{idx - 1}] if len(_f) > {idx - 1} else '')"
             if isinstance(idx, int):
-                return "_R.get0()" if idx == 0 else f"_fout({idx})"
+                return self.rec0() if idx == 0 else f"_fout({idx})"
             return f"_ostr(_R.dval({idx[0]}))"
         if isinstance(node2, N.Str):
             return repr(node2.value)
@@ -478,7 +489,7 @@ class Compiler:
         if t is N.Not:
             return f"(not {self.cond(node.a)})"
         if t is N.Regex:
-            return f"({self.regex_const(node.source)}.search(_R.get0()) is not None)"
+            return f"({self.regex_const(node.source)}.search({self.rec0()}) is not None)"
         if t is N.Num:
             return "True" if node.value != 0 else "False"
         if t is N.Str:
@@ -488,7 +499,7 @@ class Compiler:
             if self.inline(idx):
                 return f"_bool({self.ex_Field(node)[0]})"
             if isinstance(idx, int):
-                return f"_bool(_fval({idx}))" if idx else "_bool(StrNum(_R.get0()))"
+                return f"_bool(_fval({idx}))" if idx else f"_bool(StrNum({self.rec0()}))"
             return f"_bool(_R.dval({idx[0]}))"
         code, kind = self.ex(node)
         if kind == NUM:
@@ -499,6 +510,26 @@ class Compiler:
 
     def boolval(self, c: str) -> str:
         return f"(1.0 if {c} else 0.0)"
+
+    def rec0(self) -> str:
+        """$0: the loop's own record while nothing can change it."""
+        return "_rec" if self.in_main_body and self.stable else "_R.get0()"
+
+    def inline_nf(self, node):
+        """k for $NF / $(NF-k) read from the loop's field list, else None."""
+        if not (self.inline_fields and self.in_main_body):
+            return None
+        idx = _ungroup(node.index)
+        if isinstance(idx, N.Var) and idx.name == "NF":
+            return 0
+        if (isinstance(idx, N.Binary) and idx.op == "-" and isinstance(_ungroup(idx.a), N.Var)
+                and _ungroup(idx.a).name == "NF" and isinstance(_ungroup(idx.b), N.Num)
+                and _ungroup(idx.b).value.is_integer() and 0 <= _ungroup(idx.b).value < 100):
+            return int(_ungroup(idx.b).value)
+        return None
+
+    def nf_field(self, k: int) -> str:
+        return f"(_f[-{k + 1}] if len(_f) > {k} else _R.dstr(float(len(_f) - {k})))"
 
     def inline(self, idx) -> bool:
         """Field idx (an int) is read straight from the record loop's local field list."""
@@ -541,6 +572,9 @@ class Compiler:
         return self.var_read(node.name)
 
     def ex_Field(self, node):
+        k = self.inline_nf(node)
+        if k is not None:
+            return f"StrNum({self.nf_field(k)})", ANY
         idx = self.field_index(node)
         if self.inline(idx):
             if idx == 0:
@@ -548,7 +582,7 @@ class Compiler:
             return f"(StrNum(_f[{idx - 1}]) if len(_f) > {idx - 1} else '')", ANY
         if isinstance(idx, int):
             if idx == 0:
-                return "StrNum(_R.get0())", ANY
+                return f"StrNum({self.rec0()})", ANY
             return f"_fval({idx})", ANY
         return f"_R.dval({idx[0]})", ANY
 
@@ -714,7 +748,7 @@ class Compiler:
         args = node.args
         if name == "length":
             if not args:
-                return "float(len(_R.get0()))", NUM
+                return f"float(len({self.rec0()}))", NUM
             a = _ungroup(args[0])
             if isinstance(a, N.Var) and self.is_array(a.name):
                 return f"float(len({self.array_ref(a.name, a)}))", NUM
@@ -759,7 +793,7 @@ class Compiler:
         if name == "match":
             return f"_R.match({self.str_(args[0])}, {self.regex_arg(args[1])})", NUM
         if name == "sprintf":
-            return f"_R.sprintf({', '.join(self.val(a) for a in args)})", STR
+            return self.sprintf_code(args), STR
         if name in ("log", "sqrt", "exp"):
             return f"_R.{name}({self.num(args[0])}, {self.cur_line})", NUM
         if name in ("sin", "cos", "int"):
@@ -773,7 +807,7 @@ class Compiler:
                 return f"_R.srand({self.val(args[0])})", NUM
             return "_R.srand()", NUM
         if name == "tolower":
-            return f"{self.str_(args[0])}.lower()", STR
+            return f"_lower({self.str_(args[0])})", STR
         if name == "toupper":
             return f"_upper({self.str_(args[0])})", STR
         if name == "system":
@@ -885,6 +919,18 @@ class Compiler:
                 self.emit("except TypeError:")
                 self.emit(f"    _ainc({arr}, {k}, {delta})")
                 return
+        if isinstance(e, N.Assign) and e.op in ("+=", "-=", "*=") and isinstance(_ungroup(e.target), N.Index):
+            t = _ungroup(e.target)
+            arr = self.array_ref(t.name, t)
+            k = self.newtmp("_k")
+            v = self.newtmp("_v")
+            self.emit(f"{k} = {self.key(t.subs)}")
+            self.emit(f"{v} = {self.num(e.expr)}")
+            self.emit("try:")
+            self.emit(f"    {arr}[{k}] {e.op} {v}")
+            self.emit("except TypeError:")
+            self.emit(f"    _aop({arr}, {k}, {e.op[0]!r}, {v})")
+            return
         if isinstance(e, N.Assign) and e.op == "+=" and isinstance(_ungroup(e.target), N.Var):
             t = _ungroup(e.target)
             if not (t.name in NUM_SPECIALS or t.name in STR_SPECIALS or t.name == "NF") and not (
@@ -899,11 +945,9 @@ class Compiler:
 
     def st_Print(self, node):
         if not node.args:
-            body = "_R.get0() + V_ORS"
+            body = f"{self.rec0()} + V_ORS"
         else:
             args = node.args
-            if len(args) == 1 and isinstance(args[0], N.Group) and False:
-                pass
             parts = []
             for i, a in enumerate(args):
                 if i:
@@ -917,13 +961,34 @@ class Compiler:
         args = node.args
         if len(args) == 1 and isinstance(args[0], N.Group):
             args = [args[0].expr]
-        fmt = args[0]
-        rest = [self.val(a) for a in args[1:]]
-        if isinstance(_ungroup(fmt), N.Str) and not rest and "%" not in _ungroup(fmt).value:
-            body = repr(_ungroup(fmt).value)
-        else:
-            body = f"_R.sprintf({', '.join([self.val(fmt)] + rest)})"
-        self.emit_output(node, body)
+        self.emit_output(node, self.sprintf_code(args))
+
+    def sprintf_code(self, args) -> str:
+        """sprintf(args): a constant format C and Python agree on becomes a Python %-format."""
+        fmt = _ungroup(args[0])
+        if isinstance(fmt, N.Str):
+            if len(args) == 1 and "%" not in fmt.value:
+                return repr(fmt.value)
+            plan = _fmt_plan(fmt.value)
+            if plan is not None and len(args) - 1 >= len(plan[1]):
+                pyfmt, kinds = plan
+                temps, conv, checks = [], [], []
+                for kind, a in zip(kinds, args[1:], strict=False):
+                    t = self.newtmp("_p")
+                    if kind == "s":
+                        temps.append(f"({t} := {self.str_(a)})")
+                        conv.append(t)
+                    else:
+                        temps.append(f"({t} := {self.num(a)})")
+                        checks.append(f"{t} - {t} == 0.0")
+                        conv.append(f"int({t})" if kind == "d" else t)
+                extra = [self.val(a) for a in args[1 + len(kinds):]]
+                slow = f"_R.sprintf({', '.join([repr(fmt.value)] + [t.split(' :=')[0][1:] for t in temps] + extra)})"
+                fast = f"{pyfmt!r} % ({', '.join(conv)},)"
+                if not checks:
+                    return f"({', '.join(temps + [fast])})[-1]" if temps else fast
+                return f"({', '.join(temps)}, ({fast} if {' and '.join(checks)} else {slow}))[-1]"
+        return f"_R.sprintf({', '.join(self.val(a) for a in args)})"
 
     def emit_output(self, node, body: str) -> None:
         if node.dest_kind is None:
@@ -1133,7 +1198,8 @@ class Compiler:
             if it.kind == "range":
                 self.emit(f"_rg{i} = False")
         per_record = self.uses_getline_main or self.assigns_rs
-        self.inline_fields = self.record_is_stable() and any(
+        self.stable = self.record_is_stable()
+        self.inline_fields = self.stable and any(
             isinstance(n, N.Field) or (isinstance(n, N.Var) and n.name == "NF")
             for n in _walk([p for it in mains for p in (it.pattern, it.pattern2, it.action)
                             if p is not None]))
@@ -1143,8 +1209,9 @@ class Compiler:
         roots += [fn.body for fn in self.prog.functions.values()]
         nr_live = per_record or any(isinstance(n, N.Var) and n.name in ("NR", "FNR")
                                     for n in _walk(roots))
-        outputs = any(isinstance(n, (N.Print, N.Printf, N.Call)) or (
-            isinstance(n, N.Builtin) and n.name in ("system", "close", "fflush"))
+        outputs = any(it.action is None for it in mains) or any(
+            isinstance(n, (N.Print, N.Printf, N.Call)) or (
+                isinstance(n, N.Builtin) and n.name in ("system", "close", "fflush"))
             for n in _walk(roots))
         redirects = any(isinstance(n, (N.Print, N.Printf)) and n.dest_kind is not None
                         for n in _walk([it.action for it in self.prog.items if it.action]
@@ -1280,7 +1347,7 @@ class Compiler:
 
     def action(self, it) -> None:
         if it.action is None:
-            self.emit("_o(_R.get0() + V_ORS)")
+            self.emit(f"_o({self.rec0()} + V_ORS)")
         else:
             self.block(it.action)
 

@@ -246,8 +246,6 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
     try:
         try:
             if fs is not None:
-                if fs == "t" and False:
-                    fs = "\t"
                 rt.set_fs(StrNum(unescape_string(fs, rt.warn)))
             for a in assigns:
                 if not _VAR_ASSIGN.match(a):
@@ -256,7 +254,6 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
                 if name in prog.functions:
                     raise AwkFatal(f"cannot use function `{name}' as variable name", line=-1)
                 rt.assign_var(name, StrNum(unescape_string(val, rt.warn)))
-            exited = False
             try:
                 try:
                     await g["_begin"]()
@@ -269,7 +266,6 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
                 if comp.has_main or comp.has_end:
                     await g["_main"]()
             except AwkExit as e:
-                exited = True
                 if e.status is not None:
                     status = e.status
             try:
@@ -284,7 +280,6 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
             except AwkExit as e:
                 if e.status is not None:
                     status = e.status
-            del exited
             await rt.close_all()
         except ZeroDivisionError as e:
             raise AwkFatal("division by zero attempted",
@@ -504,6 +499,11 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
             return s.upper()
         return "".join(c.upper() if len(c.upper()) == 1 else c for c in s)
 
+    def _lower(s):
+        if s.isascii():
+            return s.lower()
+        return "".join(c.lower() if len(c.lower()) == 1 else c for c in s)
+
     def _atan2(y, x):
         return math.atan2(y, x)
 
@@ -518,7 +518,7 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
         "_aset": _aset, "_divasg": _divasg, "_ainc": _ainc, "_aincr": _aincr, "_aop": _aop,
         "_fmod": RT.c_fmod, "_pow": RT.c_pow, "_c_sin": RT.c_sin, "_c_cos": RT.c_cos,
         "_c_exp": RT.c_exp, "_c_log": RT.c_log, "_c_sqrt": RT.c_sqrt, "_c_int": RT.c_int,
-        "_atan2": _atan2, "_upper": _upper, "_cs": rt.check_str, "_tick": _tick, "_atick": _atick,
+        "_atan2": _atan2, "_upper": _upper, "_lower": _lower, "_cs": rt.check_str, "_tick": _tick, "_atick": _atick,
         "_NEXT": next_exc, "_NEXTFILE": nextfile_exc, "_NextRecord": NextRecord,
         "_NextFile": NextFile, "_AwkExit": AwkExit, "_exitcode": _exitcode,
         "_INF": math.inf, "_NAN": math.nan, "__builtins__": __builtins__,

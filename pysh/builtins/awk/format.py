@@ -74,10 +74,68 @@ class FormatCtx:
         self.isnum = isnum  # does this value count as a number for %c
 
 
+_plans: dict[str, tuple | None] = {}
+
+
+def _plan(fmt: str):
+    """A Python %-format and the kinds of its conversions, when C and Python agree on it."""
+    out = []
+    kinds = []
+    pos = 0
+    n = len(fmt)
+    while pos < n:
+        j = fmt.find("%", pos)
+        if j < 0:
+            out.append(fmt[pos:])
+            break
+        out.append(fmt[pos:j])
+        m = _SPEC.match(fmt, j)
+        flags, width_s, prec_s, conv = m.group(1), m.group(2), m.group(3), m.group(4)
+        if conv == "%" and not flags and width_s is None and prec_s is None:
+            out.append("%%")
+            pos = m.end()
+            continue
+        if conv not in "sdieEfFgG" or width_s == "*" or prec_s == "*" or "#" in flags or "'" in flags:
+            return None
+        if (width_s and int(width_s) > 4096) or (prec_s and int(prec_s) > 4096):
+            return None
+        if conv == "s":
+            if flags.replace("-", ""):
+                return None
+            kinds.append("s")
+        elif conv in "di":
+            if prec_s is not None and not prec_s.strip("0"):
+                return None  # %.0d of 0 prints nothing in C
+            kinds.append("d")
+        else:
+            kinds.append("f")
+        out.append(fmt[j:m.end()])
+        pos = m.end()
+    return "".join(out), tuple(kinds)
+
+
 def sprintf(fmt: str, args: list, ctx: FormatCtx | None, check_len, max_len: int | None = None) -> str:
     """awk's sprintf. ``check_len(n)`` guards widths against the string-size limit."""
     if "%" not in fmt:
         return fmt
+    try:
+        plan = _plans[fmt]
+    except KeyError:
+        if len(_plans) > 256:
+            _plans.clear()
+        plan = _plans[fmt] = _plan(fmt)
+    if plan is not None and ctx is not None and len(args) >= len(plan[1]):
+        vals = []
+        for kind, a in zip(plan[1], args, strict=False):
+            if kind == "s":
+                vals.append(ctx.tostr(a))
+                continue
+            v = a if a.__class__ is float else ctx.tonum(a)
+            if v - v != 0.0:
+                break  # inf or nan: the long way
+            vals.append(int(v) if kind == "d" else v)
+        else:
+            return plan[0] % tuple(vals)
     tonum = ctx.tonum if ctx is not None else float
     tostr = ctx.tostr if ctx is not None else str
     out: list[str] = []

@@ -294,8 +294,6 @@ class Parser:
             return self.parse_print()
         if k == "next":
             self.advance()
-            if self.in_function is None and self._in_begin_end():
-                pass
             return N.NextStmt(line=t.line)
         if k == "nextfile":
             self.advance()
@@ -337,9 +335,6 @@ class Parser:
                 return N.Delete(name_tok.value, subs, line=t.line)
             return N.Delete(name_tok.value, None, line=t.line)
         return N.ExprStmt(self.parse_expr(), line=t.line)
-
-    def _in_begin_end(self) -> bool:
-        return False
 
     def parse_print(self):
         t = self.advance()
@@ -496,10 +491,7 @@ class Parser:
     def parse_concat(self):
         left = self.parse_additive()
         items = None
-        while (self.tok.kind in CONCAT_START and self.tok.kind not in ("-", "+", "!")
-               and not (self.tok.kind == "(" and False)):
-            if self.tok.kind == "getline":
-                break
+        while self.tok.kind in CONCAT_START and self.tok.kind not in ("-", "+", "!"):
             if items is None:
                 items = [left]
             items.append(self.parse_additive())

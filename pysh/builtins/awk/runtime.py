@@ -10,7 +10,6 @@ changes. Output is buffered per destination and written at checkpoints.
 from __future__ import annotations
 
 import codecs
-import errno as _errno
 import math
 import re
 
@@ -20,8 +19,8 @@ from pysh.builtins.awk.format import FormatCtx, num_to_str, sprintf
 from pysh.builtins.awk.lexer import unescape_string
 from pysh.builtins.awk.rand import Random
 from pysh.builtins.awk.values import UNINIT, StrNum, looks_numeric, to_num
-from pysh.shellkit import BytesInput, CaptureOutput, FileSystemError, LimitExceeded
-from pysh.shellkit.text import decode, encode
+from pysh.shellkit import BytesInput, CaptureOutput, FileSystemError
+from pysh.shellkit.text import encode
 
 CHUNK = 64 * 1024
 FLUSH_ITEMS = 1024
@@ -374,7 +373,8 @@ class Runtime:
                 src = "[" + ("\\\\" if fs == "\\" else fs if fs not in "^]" else "\\" + fs) + "]"
             else:
                 src = fs
-            if para:
+            if para and len(fs) == 1:
+                # paragraph mode: newline separates fields too (for a one-character FS)
                 src = "(" + src + ")|\n"
             rx = self.regex(src)
             re_split = self._re_split
@@ -413,10 +413,12 @@ class Runtime:
             self.split()
 
     def rebuild(self) -> str:
-        ofs = self.rb_ofs
-        tostr = self.tostr
         f = self.flds or []
-        s = ofs.join([x if x.__class__ is str else tostr(x) for x in f])
+        try:
+            s = self.rb_ofs.join(f)
+        except TypeError:  # a field holds a number
+            tostr = self.tostr
+            s = self.rb_ofs.join([x if isinstance(x, str) else tostr(x) for x in f])
         self.rec = s
         return s
 
@@ -771,8 +773,7 @@ class Runtime:
         if to_var:
             self.glval = StrNum(rec)
         else:
-            g["V_FNR"] = to_num(g["V_FNR"]) + 1.0 if False else g["V_FNR"]
-            self.set_record(rec)
+            self.set_record(rec)  # cmd | getline sets $0, NF and NR (not FNR)
         return 1.0
 
     cmd_status: dict
@@ -1066,12 +1067,6 @@ class Runtime:
         self.check_str(res)
         return float(count), res
 
-    def tolower(self, s) -> str:
-        return self.tostr(s).lower() if not self.tostr(s).isascii() else self.tostr(s).lower()
-
-    def toupper(self, s) -> str:
-        return self.tostr(s).upper()
-
     def sprintf(self, fmt, *args) -> str:
         return sprintf(self.tostr(fmt), list(args), self.fmt_ctx, self.budget.check_string)
 
@@ -1202,7 +1197,3 @@ def c_int(x: float) -> float:
 
 def divzero():
     raise AwkFatal("division by zero attempted")
-
-
-__all__ = ["AwkArray", "Runtime", "UNINIT", "StrNum", "FileSystemError", "LimitExceeded",
-           "decode", "_errno"]

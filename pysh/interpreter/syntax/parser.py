@@ -213,9 +213,11 @@ class _Builder:
                 else:
                     v = el[1]
                     if type(v) is A.Word:
-                        if words:
+                        t = el[3]  # the word's source text
+                        if words and "~" in t and "=" in t:
                             _assignlike_tilde(v)
-                        _brace_word(v)
+                        if "{" in t:
+                            v.parts = brace_expand_parts(v.parts)
                     words.append(v)
             else:
                 if line is None:

@@ -35,7 +35,31 @@ def rg(name, *args, stdin=None, files=None):
     return case
 
 
+REPO = {
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".git/info/exclude": "excluded.txt\n",
+    ".gitignore": "*.tmp\n!keep.tmp\nbuild/\n",
+    "a.txt": "hello a\n",
+    "excluded.txt": "hello excluded\n",
+    "x.tmp": "hello tmp\n",
+    "keep.tmp": "hello keep\n",
+    "build/out.txt": "hello build\n",
+    "src/.rgignore": "gen.txt\n",
+    "src/gen.txt": "hello gen\n",
+    "src/.ignore": "!x.tmp\n",
+    "src/x.tmp": "hello src tmp\n",
+    "src/ok.txt": "hello ok\n",
+}
+
 CASES = [
+    rg("repo_gitignore", "-l", "hello", ".", files=REPO),
+    rg("repo_no_vcs", "--no-ignore-vcs", "-l", "hello", ".", files=REPO),
+    rg("repo_no_ignore", "--no-ignore", "-l", "hello", ".", files=REPO),
+    rg("repo_subdir", "-l", "hello", "src", files=REPO),
+    rg("repo_iglob", "--iglob", "*.TXT", "-l", "hello", ".", files=REPO),
+    rg("repo_glob_overrides_ignore", "-g", "*.tmp", "-l", "hello", ".", files=REPO),
+    rg("repo_glob_then_not", "-g", "*.txt", "-g", "!src/**", "-l", "hello", ".", files=REPO),
+    rg("repo_hidden_git", "--hidden", "-l", "ref", ".", files=REPO),
     rg("basic", "hello", "."),
     rg("single_file", "hello", "a.txt"),
     rg("two_files", "hello", "a.txt", "b.md"),

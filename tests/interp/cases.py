@@ -1,0 +1,111 @@
+"""Scripts whose stdout, stderr and status pysh must share with bash 5.2.
+
+Recorded by ``python -m tests.interp.record`` into ``expected.json``.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+EXPECTED = pathlib.Path(__file__).with_name("expected.json")
+
+
+def case(name, script, **kw):
+    return dict(name=name, script=script, **kw)
+
+
+CASES = [
+    # -- expansion ----------------------------------------------------------------
+    case("quoting", r"""x='a  b'; printf '[%s]' $x "$x" '$x' "\$x" $'t\tab'; echo""" "\n"),
+    case("ifs-split", r"""IFS=:; x='a::b:'; set -- $x; echo $#; printf '<%s>' "$@"; echo
+IFS=' :'; x=' a : b  c:'; set -- $x; echo $#; printf '<%s>' "$@"; echo"""),
+    case("at-star", r"""set -- 'a b' c ''; printf '<%s>' "$@"; echo; printf '<%s>' "$*"; echo
+printf '<%s>' $@; echo; IFS=-; printf '<%s>' "$*"; echo; x="$@"; echo "$x" """),
+    case("param-ops", r"""u=; s=hello.tar.gz
+echo "${u:-d1}" "${u-d2}" "${nope:-d3}" "${s:+alt}" "${u:+alt}"
+echo ${s#*.} ${s##*.} ${s%.*} ${s%%.*} ${#s}
+echo ${s/l/L} ${s//l/L} ${s/#h/H} ${s/%z/Z} ${s:1:3} ${s: -2} ${s:2}
+echo ${s^} ${s^^} ${s,,} ${s^^[lo]}
+: ${new:=assigned}; echo $new
+p=/usr/local/lib/x.so; echo ${p##*/} ${p%/*}"""),
+    case("arrays", r"""a=(one 'two three' four); echo ${#a[@]} ${a[1]} ${a[-1]}
+a+=(five); a[9]=ten; echo "${!a[@]}"; echo "${a[@]:1:2}"
+unset 'a[0]'; echo ${#a[@]} "${a[*]}"
+declare -A m=([x]=1 [y]=2); m[z]=3; for k in "${!m[@]}"; do echo "$k=${m[$k]}"; done | sort
+echo ${#m[@]}"""),
+    case("arith", r"""echo $((2**10)) $((7/2)) $((-7%3)) $((1<<62)) $((2**63)) $((2**64)) $((0x1f)) $((8#17)) $((2#101))
+x=5; ((x++)); ((x+=10)); echo $x $((x>3 ? 1 : 0)) $((x,2))
+echo $(( (1+2)*3 )); i=0; while ((i<3)); do ((i++)); done; echo $i"""),
+    case("arith-errors", "echo $((1/0))\necho next\necho $((1+))\necho after\n"),
+    case("brace", r"""echo {a,b}{1,2} x{1..3}y {5..1..2} {a..e} {01..03} {a,{b,c}} {} {x}"""),
+    case("tilde-and-assign", r"""HOME=/home/u; echo ~ ~/x "~" x=~/a; y=~/b:~/c; echo $y"""),
+    case("command-subst", r"""x=$(echo a; echo b; echo); echo "[$x]"; y=`echo q`; echo $y $(echo $(echo nest))
+echo "$(printf 'a\n\n\n')|"; false; echo $(true) $?"""),
+    case("glob", r"""echo *.txt; echo b*; echo nomatch*; shopt -s nullglob; echo nomatch*; echo [ab]*.txt""",
+         files={"a.txt": "", "b.txt": "", "bx": "", ".hidden.txt": ""}),
+    case("case-patterns", r"""for w in apple Banana cherry 42 x.y; do
+  case $w in a*) echo "$w: a";; [Bb]*) echo "$w: b";; *[0-9]) echo "$w: num";; *.*) echo "$w: dot";; *) echo "$w: other";; esac
+done
+case x in x) echo one;& y) echo two;; z) echo three;; esac"""),
+    case("cond-expr", r"""[[ abc == a* ]] && echo glob; [[ abc =~ ^a(b)c$ ]] && echo "re ${BASH_REMATCH[1]}"
+[[ -n x && ! -z x ]] && echo ok; [[ 10 -gt 9 ]] && echo num; [[ b > a ]] && echo str
+[ -d . ] && echo dir; test 3 -eq 3 && echo eq; [ a = b ] || echo ne"""),
+    # -- control flow and functions --------------------------------------------------
+    case("loops", r"""for i in 1 2 3 4 5; do [ $i = 2 ] && continue; [ $i = 4 ] && break; echo $i; done
+for ((i=0; i<3; i++)); do for j in a b; do [ $j = b ] && continue 2; echo $i$j; done; done
+n=0; until [ $n -ge 3 ]; do n=$((n+1)); done; echo $n"""),
+    case("functions", r"""f() { local x=inner; echo "$1 $# ${FUNCNAME[0]}"; g; return 7; }
+g() { echo "g sees $x"; }; x=outer; f a b; echo "status $? x=$x"
+fact() { if [ $1 -le 1 ]; then echo 1; else echo $(( $1 * $(fact $(( $1 - 1 ))) )); fi; }; fact 10"""),
+    case("subshell-isolation", r"""x=1; (x=2; cd /; echo in $x); echo out $x; { x=3; }; echo $x
+echo $(exit 4); echo $?"""),
+    # -- errexit -----------------------------------------------------------------------
+    case("errexit-basic", "set -e\ntrue\nfalse || echo ok\nif false; then :; fi\nfalse && true\necho reached\nfalse\necho not reached\n"),
+    case("errexit-function", "set -e\nf() { false; echo in-f; }\nf || echo caught\nf\necho not reached\n"),
+    case("errexit-subshell-pipeline", "set -e\n(false; echo no) || echo sub-failed\nfalse | true\necho pipe-ok\nset -o pipefail\nfalse | true\necho not reached\n"),
+    case("errexit-cmdsub", "set -e\nx=$(false; echo still)\necho \"x=$x\"\ny=$(false)\necho not reached\n"),
+    # -- traps -----------------------------------------------------------------------------
+    case("trap-exit", "trap 'echo bye $?' EXIT\necho hi\nexit 3\n"),
+    case("trap-err", "trap 'echo err at $LINENO' ERR\nfalse\ntrue\nf() { return 2; }\nf\necho done\n"),
+    case("trap-subshell", "trap 'echo main-exit' EXIT\n( trap 'echo sub-exit' EXIT; echo in-sub )\necho after\n"),
+    case("trap-list", "trap 'echo x' INT TERM\ntrap -p\ntrap - INT\ntrap -p\n"),
+    # -- redirections ------------------------------------------------------------------------
+    case("redirect-order", r"""{ echo out; echo err >&2; } > f 2>&1; cat f; { echo out2; echo err2 >&2; } 2>&1 > g; echo ---; cat g"""),
+    case("redirect-fds", r"""exec 3> f3; echo one >&3; echo two >&3; exec 3>&-; cat f3
+exec 4< f3; read a <&4; read b <&4; echo "$b $a"; exec 4<&-
+echo x >> f3; cat f3 | wc -l; : > f3; wc -c < f3"""),
+    case("here-docs", "x=val\ncat <<EOF\n$x $(echo sub) \\$x\nEOF\ncat <<'EOF'\n$x literal\nEOF\ncat <<-EOF\n\tstripped\nEOF\ncat <<< \"here $x\"\n"),
+    case("noclobber", "set -C\necho a > f\necho b > f || echo refused\necho c >| f\ncat f\n"),
+    case("dev-null-and-stdio", "echo gone > /dev/null; echo err > /dev/stderr; cat /dev/null; echo to-stdout > /dev/stdout\n"),
+    # -- pipelines ------------------------------------------------------------------------------
+    case("pipes", r"""printf 'b\na\nc\n' | sort | head -n 2; echo "${PIPESTATUS[@]}"
+yes | head -n 3; seq 1 1000000000 | head -n 2
+x=before; echo changed | read x; echo $x
+false | true; echo "${PIPESTATUS[@]}" """),
+    case("pipe-stderr", r"""{ echo out; echo err >&2; } |& cat; { echo o; echo e >&2; } 2>/dev/null | cat"""),
+    case("sigpipe-status", r"""yes | head -n 1 > /dev/null; echo "${PIPESTATUS[@]}" """),
+    # -- jobs --------------------------------------------------------------------------------------
+    case("background-wait", r"""{ sleep 0.2; echo late; } & pid=$!; echo early; wait $pid; echo "waited $?"
+( exit 5 ) & wait $!; echo "status $?" """),
+    # -- the byte model ---------------------------------------------------------------------
+    case("bytes-roundtrip", "x=$(cat bin); printf '%q\\n' \"$x\"; printf '%s' \"$x\" > out; y=$(cat out); [ \"$x\" = \"$y\" ] && echo same; cat bin > copy; [ \"$(cat copy)\" = \"$x\" ] && echo same2\n",
+         files={"bin": b"\xff\xfe\x00-\xc3\x28\n"}),
+    case("bytes-var", "v=$(printf '\\xe9t\\xe9'); echo ${#v}; printf '%s\\n' \"$v\" > o; cat o\n"),
+    # -- bad input ------------------------------------------------------------------------------
+    case("syntax-error-after-output", "echo a\nif then\necho b\n"),
+    case("unbound-variable", "set -u\necho start\necho $nope\necho not reached\n"),
+    case("bad-substitution", "echo ${x!}\necho next line\n"),
+    case("command-not-found", "nosuchcmd arg\necho $?\n./nosuchfile; echo $?\n"),
+    case("unexpected-eof", "echo start\nif true; then\n  echo x\n"),
+    case("readonly", "readonly r=1\nr=2\necho $r $?\nunset r\necho $?\n"),
+    # -- builtins --------------------------------------------------------------------------------
+    case("read-builtin", "while IFS=: read -r a b; do echo \"[$a][$b]\"; done <<'EOF'\nx:y:z\n\\t:q\nlast\nEOF\nread -a arr <<< 'p q r'; echo ${arr[1]}\n"),
+    case("printf-builtin", r"""printf '%5s|%-5s|%05d|%x|%o|%e|%.2f|%c|%%\n' ab cd 42 255 8 1234.5 3.14159 xyz
+printf '%s-' a b c; echo; printf -v v '%03d' 7; echo $v; printf '%q\n' 'a b' "it's" """),
+    case("getopts-builtin", r"""f() { local OPTIND o; while getopts 'ab:c' o; do echo "$o ${OPTARG-}"; done; shift $((OPTIND-1)); echo "rest: $*"; }
+f -a -b val -c x y; f -ab2 z"""),
+    case("declare-p", r"""declare -i n=5; declare -a a=(1 2); declare -A m=([k]=v); declare -r r=ro; x='q"$'
+declare -p n a m r x"""),
+    case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
+    case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
+]
