@@ -34,6 +34,8 @@ _WEIRD_ASCII = "\r\v\f\x1c\x1d\x1e\x1f"
 def has_weird_ws(text: str) -> bool:
     """Does text hold whitespace that str.split() splits on but awk's default FS does not?"""
     if text.isascii():
+        if text.isprintable():
+            return False
         for c in _WEIRD_ASCII:
             if c in text:
                 return True
@@ -68,7 +70,7 @@ class RecordReader:
     """Splits one input stream into records by RS, reading in big chunks."""
 
     __slots__ = ("stream", "name", "rt", "dec", "buf", "pos", "eof", "weird", "para_start",
-                 "closed", "own")
+                 "closed", "own", "pending", "pending_len")
 
     def __init__(self, rt: Runtime, stream, name: str, own: bool = True):
         self.rt = rt
@@ -82,26 +84,43 @@ class RecordReader:
         self.para_start = True
         self.closed = False
         self.own = own
+        self.pending: list[str] = []
+        self.pending_len = 0
 
     async def fill(self) -> bool:
-        """Read one more chunk into the buffer; False at end of input."""
+        """Read one more chunk into the buffer; False at end of input.
+
+        Chunks holding no one-character RS wait in a list (a record longer than a
+        chunk is joined once, not copied chunk by chunk)."""
         if self.eof:
             return False
         self.rt.budget.check()
         data = await self.stream.read(CHUNK)
-        if self.pos:
-            self.buf = self.buf[self.pos:]
-            self.pos = 0
         if not data:
-            self.buf += self.dec.decode(b"", final=True)
+            text = self.dec.decode(b"", final=True)
             self.eof = True
         else:
             text = self.dec.decode(data)
             if not self.weird:
                 self.weird = has_weird_ws(text)
-            self.buf += text
-            if len(self.buf) > 64 * 1024 * 1024:
-                self.rt.budget.check_string(len(self.buf))
+            rs = self.rt.g["V_RS"]
+            if len(rs) == 1 and rs not in text:
+                self.pending.append(text)
+                self.pending_len += len(text)
+                if self.pending_len > 16 * 1024 * 1024:
+                    self.rt.budget.check_string(self.pending_len + len(self.buf))
+                return True
+        if self.pos:
+            self.buf = self.buf[self.pos:]
+            self.pos = 0
+        if self.pending:
+            self.pending.append(text)
+            text = "".join(self.pending)
+            self.pending.clear()
+            self.pending_len = 0
+        self.buf += text
+        if len(self.buf) > 64 * 1024 * 1024:
+            self.rt.budget.check_string(len(self.buf))
         return True
 
     def take_batch(self) -> list[str] | None:
@@ -708,6 +727,28 @@ class Runtime:
         self.flds = None
         return 1.0
 
+    def getline_main_sync(self, to_var: bool) -> float | None:
+        """Plain getline from what is already buffered; None when input must be read."""
+        rd = self.cur
+        if rd is None:
+            return None
+        rec = rd.next_record()
+        if rec is None:
+            return None
+        g = self.g
+        nr = g["V_NR"]
+        g["V_NR"] = (nr if nr.__class__ is float else to_num(nr)) + 1.0
+        fnr = g["V_FNR"]
+        g["V_FNR"] = (fnr if fnr.__class__ is float else to_num(fnr)) + 1.0
+        if to_var:
+            self.glval = StrNum(rec)
+        else:
+            self.rec = rec
+            self.flds = None
+            if rd.weird:
+                self.splitter = self._sp_weird
+        return 1.0
+
     async def getline_main_var(self) -> float:
         rec = await self.next_main_record()
         if rec is None:
@@ -1022,6 +1063,14 @@ class Runtime:
         rx = self.dyn_regex(rx)
         target = self.tostr(target)
         repl = self.tostr(repl)
+        fast = rx.fast_sub
+        if fast is not None and len(target) <= rx.fast_lim:
+            # the pattern never matches empty: Python's substitution is awk's
+            res, count = fast(_py_template(repl), target, 0 if global_ else 1)
+            if not count:
+                return 0.0, None
+            self.check_str(res)
+            return float(count), res
         parts = _parse_repl(repl)
         out = []
         pos = 0
@@ -1089,6 +1138,20 @@ def _trunc_int(v: float) -> int:
     if v <= -9e18:
         return -(2 ** 62)
     return int(v)
+
+
+_tmpl_cache: dict[str, str] = {}
+
+
+def _py_template(repl: str) -> str:
+    """An awk replacement as a Python re template (& is the match)."""
+    t = _tmpl_cache.get(repl)
+    if t is None:
+        t = "".join("\\g<0>" if p is None else p.replace("\\", "\\\\") for p in _parse_repl(repl))
+        if len(_tmpl_cache) > 200:
+            _tmpl_cache.clear()
+        t = _tmpl_cache[repl] = t
+    return t
 
 
 _repl_cache: dict[str, list] = {}

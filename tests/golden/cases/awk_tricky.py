@@ -59,4 +59,17 @@ CASES = [
     case("x68", 'BEGIN { print -0, -0.0, 0 * -1 }'),
     case("x69", 'BEGIN { printf "%.3e %.3g %g\\n", 0, 0, -0 }'),
     case("x70", '{ a[$0]++ } END { for (k in a) n++; print n }', "x\ny\nx\n"),
+    # sub/gsub replacements (the re.subn path and the general one)
+    case("s1", '{ gsub(/o/, "\\\\&"); print }', "foo boo\n"),
+    case("s2", '{ gsub(/l+/, "[&&]"); print }', "hello all\n"),
+    case("s3", '{ sub(/x/, "a\\\\\\\\b"); print }', "1x2x\n"),
+    case("s4", '{ n = gsub(/[0-9]+/, "<&>"); print n, $0 }', "a1b22c333\n"),
+    case("s5", '{ gsub(/\\./, ","); print }', "1.2.3\n"),
+    case("s6", '{ gsub("a|b", "X"); print }', "abcab\n"),
+    case("s7", '{ gsub(/ab|a/, "<&>"); print }', "aab abab\n"),
+    case("s8", '{ gsub(/é/, "e"); print }', "café été\n"),
+    case("s9", '{ gsub(/\\\\/, "/"); print }', "a\\\\b\\\\c\n"),
+    case("s10", '{ gsub(/$/, "!"); gsub(/^/, "^"); print }', "abc\n"),
+    case("s11", '{ x = $0; n = gsub(/[[:space:]]+/, " ", x); print n, x }', "a  b\t\tc\n"),
+    case("s12", '{ gsub(/\\t/, "\\\\t"); print }', "a\tb\n"),
 ]
