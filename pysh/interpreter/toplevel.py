@@ -38,11 +38,14 @@ def _set_budget(interp: Interp, budget: Budget) -> None:
     interp.budget = budget
 
 
-async def run_main(interp: Interp, body) -> int:
+async def run_main(interp: Interp, body, *, task_group=None) -> int:
     """Run ``body(interp)`` (a coroutine function) as one top-level run.
 
     Owns the task group background jobs and process substitutions live in,
     applies the wall-clock deadline, and turns limits into clean diagnostics.
+    With ``task_group`` (anything with ``start_soon``, e.g. a long-lived group of
+    the REPL or the API), background work goes there instead and outlives the run:
+    its owner decides when it ends.
     """
     session = interp.session
     budget = interp.budget
@@ -59,17 +62,29 @@ async def run_main(interp: Interp, body) -> int:
     status = 0
     timed_out = False
     try:
-        with anyio.move_on_after(remaining if remaining is not None else float("inf")) as scope:
-            async with anyio.create_task_group() as tg:
-                session.task_group = tg
-                try:
+        if task_group is not None:
+            session.task_group = task_group
+            try:
+                if remaining is None:
                     status = await body(interp)
-                    await _let_jobs_finish(session)
-                finally:
-                    session.task_group = None
-                    tg.cancel_scope.cancel()
-        if scope.cancelled_caught:
-            timed_out = True
+                else:
+                    with anyio.move_on_after(remaining) as scope:
+                        status = await body(interp)
+                    timed_out = scope.cancelled_caught
+            finally:
+                session.task_group = None
+        else:
+            with anyio.move_on_after(remaining if remaining is not None else float("inf")) as scope:
+                async with anyio.create_task_group() as tg:
+                    session.task_group = tg
+                    try:
+                        status = await body(interp)
+                        await _let_jobs_finish(session)
+                    finally:
+                        session.task_group = None
+                        tg.cancel_scope.cancel()
+            if scope.cancelled_caught:
+                timed_out = True
     except LimitExceeded as e:
         await report(f"{interp.argv0}: {e}\n")
         return e.status
