@@ -175,10 +175,10 @@ def test_gitdir_redirect_out_refused(inst, tree):
 
 def test_git_dir_env_and_option_out_refused(inst, tree):
     outside_repo(tree)
-    for env in ({"GIT_DIR": f"out_rel/repo/.git"}, {"GIT_DIR": "/etc"}):
+    for env in ({"GIT_DIR": "out_rel/repo/.git"}, {"GIT_DIR": "/etc"}):
         r = g(inst, "log", env=env)
         assert r.status == 128
-    r = g(inst, f"--git-dir=out_rel/repo/.git", "log")
+    r = g(inst, "--git-dir=out_rel/repo/.git", "log")
     assert r.status == 128
 
 
