@@ -213,6 +213,13 @@ def do_switch(ctx: Ctx, repo: Repo, *, branch: str | None, target: bytes, name: 
     cur_branch = repo.head_branch()
     from_label = cur_branch if cur_branch is not None else (decode(cur_head) if cur_head else "HEAD")
     target_commit = repo[target]
+    unmerged = sorted(p for p, e in repo.index.items() if isinstance(e, ConflictedIndexEntry))
+    if unmerged and not force:
+        if switch_cmd and _common.vexists(repo.shell, vjoin(repo.vgit, "MERGE_HEAD")):
+            raise fatal("cannot switch branch while merging\n"
+                        "Consider \"git merge --quit\" or \"git worktree add\".")
+        ctx.write("".join(f"{decode(p)}: needs merge\n" for p in unmerged))
+        raise GitExit("error: you need to resolve your current index first", 1)
     if not create and not detach and branch is not None and branch == cur_branch:
         ctx.ewrite(f"Already on '{branch}'\n")
         ctx.write(local_change_lines(repo))
@@ -369,7 +376,7 @@ async def cmd_checkout(ctx: Ctx, args: list[str]) -> int:
 
 
 def _create_and_switch(ctx: Ctx, repo: Repo, name: str, start: str, *, force_create: bool = False,
-                       track=None, force: bool = False) -> int:
+                       track=None, force: bool = False, switch_cmd: bool = False) -> int:
     from pysh.ports.git.setup import _valid_branch
 
     if not _valid_branch(name):
@@ -391,7 +398,7 @@ def _create_and_switch(ctx: Ctx, repo: Repo, name: str, start: str, *, force_cre
         if r is not None and r.startswith(b"refs/remotes/"):
             track_from = decode(r[len(b"refs/remotes/"):])
     return do_switch(ctx, repo, branch=name, target=target, name=start, create=True, force=force,
-                     track_from=track_from)
+                     track_from=track_from, switch_cmd=switch_cmd)
 
 
 async def _checkout_branch(ctx: Ctx, repo: Repo, name: str, vals: dict, quiet) -> int:
@@ -451,7 +458,7 @@ async def cmd_switch(ctx: Ctx, args: list[str]) -> int:
         name = vals.get("c") or vals.get("C")
         return _quiet(ctx, _create_and_switch(ctx, repo, name, pos[0] if pos else "HEAD",
                                               force_create=bool(vals.get("C")), track=vals.get("track"),
-                                              force=bool(vals.get("force"))), quiet)
+                                              force=bool(vals.get("force")), switch_cmd=True), quiet)
     if vals.get("orphan"):
         raise fatal("--orphan is not supported by this port")
     if not pos:
@@ -466,7 +473,7 @@ async def cmd_switch(ctx: Ctx, args: list[str]) -> int:
         target = revs.resolve(repo, name, missing_ok=True)
         if target is None:
             raise fatal(f"invalid reference: {name}")
-        return _quiet(ctx, do_switch(ctx, repo, branch=None, target=target, name=name, detach=True,
+        return _quiet(ctx, do_switch(ctx, repo, switch_cmd=True, branch=None, target=target, name=name, detach=True,
                                      force=bool(vals.get("force")), explicit_detach=True), quiet)
     sha = repo.ref_sha(b"refs/heads/" + encode(name))
     if sha is None:
@@ -474,14 +481,14 @@ async def cmd_switch(ctx: Ctx, args: list[str]) -> int:
         if len(cands) == 1 and not vals.get("noguess"):
             tsha = repo.ref_sha(b"refs/remotes/" + cands[0])
             src = decode(cands[0])
-            return _quiet(ctx, do_switch(ctx, repo, branch=name, target=tsha, name=src, create=True,
+            return _quiet(ctx, do_switch(ctx, repo, switch_cmd=True, branch=name, target=tsha, name=src, create=True,
                                          force=bool(vals.get("force")), track_from=src), quiet)
         target = revs.resolve(repo, name, missing_ok=True)
         if target is not None:
             raise fatal(f"a branch is expected, got commit '{name}'\n"
                         "hint: If you want to detach HEAD at the commit, try again with the --detach option.")
         raise fatal(f"invalid reference: {name}")
-    return _quiet(ctx, do_switch(ctx, repo, branch=name, target=sha, name=name,
+    return _quiet(ctx, do_switch(ctx, repo, switch_cmd=True, branch=name, target=sha, name=name,
                                  force=bool(vals.get("force"))), quiet)
 
 

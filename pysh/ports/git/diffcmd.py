@@ -198,7 +198,7 @@ async def cmd_diff(ctx: Ctx, args: list[str]) -> int:
         repo.require_worktree("diff")
         old = _tree_flat(repo, rev_args[0])
         idx = _index_flat(repo)
-        new = _worktree_flat(repo, set(old) | set(idx), cache)
+        new = _worktree_flat(repo, set(idx), cache)
     else:
         repo.require_worktree("diff")
         old = _index_flat(repo)

@@ -100,6 +100,267 @@ def _myers(a: list, b: list, budget=None) -> tuple[list[bool], list[bool]]:
     return ra, rb
 
 
+def _bogosqrt(n: int) -> int:
+    i = 1
+    while n > 0:
+        i <<= 1
+        n >>= 2
+    return i
+
+
+def _clean_mmatch(dis: list[int], i: int, s: int, e: int) -> bool:
+    if i - s > 100:
+        s = i - 100
+    if e - i > 100:
+        e = i + 100
+    r, rdis0, rpdis0 = 1, 0, 1
+    while i - r >= s:
+        v = dis[i - r]
+        if not v:
+            rdis0 += 1
+        elif v == 2:
+            rpdis0 += 1
+        else:
+            break
+        r += 1
+    if rdis0 == 0:
+        return False
+    r, rdis1, rpdis1 = 1, 0, 1
+    while i + r <= e:
+        v = dis[i + r]
+        if not v:
+            rdis1 += 1
+        elif v == 2:
+            rpdis1 += 1
+        else:
+            break
+        r += 1
+    if rdis1 == 0:
+        return False
+    rdis1 += rdis0
+    rpdis1 += rpdis0
+    return rpdis1 * 4 < rpdis1 + rdis1
+
+
+_LINE_MAX = 1 << 62
+
+
+def _xdiff(a: list, b: list, budget=None) -> tuple[list[bool], list[bool]]:
+    """git's xdiff (the default Myers variant): trimmed ends, discarded unmatched lines,
+    divide and conquer on the middle snake with xdiff's cost heuristics."""
+    ids: dict = {}
+    ha1 = [ids.setdefault(x, len(ids)) for x in a]
+    ha2 = [ids.setdefault(x, len(ids)) for x in b]
+    n1, n2 = len(a), len(b)
+    rchg1 = [False] * n1
+    rchg2 = [False] * n2
+    cnt1: dict[int, int] = {}
+    cnt2: dict[int, int] = {}
+    for h in ha1:
+        cnt1[h] = cnt1.get(h, 0) + 1
+    for h in ha2:
+        cnt2[h] = cnt2.get(h, 0) + 1
+    # trim ends
+    lim = min(n1, n2)
+    i = 0
+    while i < lim and ha1[i] == ha2[i]:
+        i += 1
+    dstart = i
+    lim -= i
+    j = 0
+    while j < lim and ha1[n1 - 1 - j] == ha2[n2 - 1 - j]:
+        j += 1
+    dend1, dend2 = n1 - j - 1, n2 - j - 1
+    # discard records without matches (and multimatch runs among them)
+    dis1 = [0] * (n1 + 1)
+    dis2 = [0] * (n2 + 1)
+    mlim = min(_bogosqrt(n1), 1024)
+    for k in range(dstart, dend1 + 1):
+        nm = cnt2.get(ha1[k], 0)
+        dis1[k] = 0 if nm == 0 else (2 if nm >= mlim else 1)
+    mlim = min(_bogosqrt(n2), 1024)
+    for k in range(dstart, dend2 + 1):
+        nm = cnt1.get(ha2[k], 0)
+        dis2[k] = 0 if nm == 0 else (2 if nm >= mlim else 1)
+    r1, h1 = [], []
+    for k in range(dstart, dend1 + 1):
+        if dis1[k] == 1 or (dis1[k] == 2 and not _clean_mmatch(dis1, k, dstart, dend1)):
+            r1.append(k)
+            h1.append(ha1[k])
+        else:
+            rchg1[k] = True
+    r2, h2 = [], []
+    for k in range(dstart, dend2 + 1):
+        if dis2[k] == 1 or (dis2[k] == 2 and not _clean_mmatch(dis2, k, dstart, dend2)):
+            r2.append(k)
+            h2.append(ha2[k])
+        else:
+            rchg2[k] = True
+    ndiags = len(h1) + len(h2) + 3
+    mxcost = max(_bogosqrt(ndiags), 256)
+    off = len(h2) + 1
+    kvdf = [0] * (2 * ndiags + 2)
+    kvdb = [0] * (2 * ndiags + 2)
+    stack = [(0, len(h1), 0, len(h2), False)]
+    steps = 0
+    while stack:
+        off1, lim1, off2, lim2, need_min = stack.pop()
+        while off1 < lim1 and off2 < lim2 and h1[off1] == h2[off2]:
+            off1 += 1
+            off2 += 1
+        while off1 < lim1 and off2 < lim2 and h1[lim1 - 1] == h2[lim2 - 1]:
+            lim1 -= 1
+            lim2 -= 1
+        if off1 == lim1:
+            for k in range(off2, lim2):
+                rchg2[r2[k]] = True
+            continue
+        if off2 == lim2:
+            for k in range(off1, lim1):
+                rchg1[r1[k]] = True
+            continue
+        steps += 1
+        if budget is not None and steps & 63 == 0:
+            budget.check()
+        si1, si2, min_lo, min_hi = _split(h1, off1, lim1, h2, off2, lim2, kvdf, kvdb, off,
+                                          need_min, mxcost)
+        stack.append((si1, lim1, si2, lim2, min_hi))
+        stack.append((off1, si1, off2, si2, min_lo))
+    return rchg1, rchg2
+
+
+def _split(ha1, off1, lim1, ha2, off2, lim2, kvdf, kvdb, o, need_min, mxcost):
+    dmin, dmax = off1 - lim2, lim1 - off2
+    fmid, bmid = off1 - off2, lim1 - lim2
+    odd = (fmid - bmid) & 1
+    fmin = fmax = fmid
+    bmin = bmax = bmid
+    kvdf[fmid + o] = off1
+    kvdb[bmid + o] = lim1
+    ec = 0
+    while True:
+        ec += 1
+        got_snake = False
+        if fmin > dmin:
+            fmin -= 1
+            kvdf[fmin - 1 + o] = -1
+        else:
+            fmin += 1
+        if fmax < dmax:
+            fmax += 1
+            kvdf[fmax + 1 + o] = -1
+        else:
+            fmax -= 1
+        d = fmax
+        while d >= fmin:
+            if kvdf[d - 1 + o] >= kvdf[d + 1 + o]:
+                i1 = kvdf[d - 1 + o] + 1
+            else:
+                i1 = kvdf[d + 1 + o]
+            prev1 = i1
+            i2 = i1 - d
+            while i1 < lim1 and i2 < lim2 and ha1[i1] == ha2[i2]:
+                i1 += 1
+                i2 += 1
+            if i1 - prev1 > 20:
+                got_snake = True
+            kvdf[d + o] = i1
+            if odd and bmin <= d <= bmax and kvdb[d + o] <= i1:
+                return i1, i2, True, True
+            d -= 2
+        if bmin > dmin:
+            bmin -= 1
+            kvdb[bmin - 1 + o] = _LINE_MAX
+        else:
+            bmin += 1
+        if bmax < dmax:
+            bmax += 1
+            kvdb[bmax + 1 + o] = _LINE_MAX
+        else:
+            bmax -= 1
+        d = bmax
+        while d >= bmin:
+            if kvdb[d - 1 + o] < kvdb[d + 1 + o]:
+                i1 = kvdb[d - 1 + o]
+            else:
+                i1 = kvdb[d + 1 + o] - 1
+            prev1 = i1
+            i2 = i1 - d
+            while i1 > off1 and i2 > off2 and ha1[i1 - 1] == ha2[i2 - 1]:
+                i1 -= 1
+                i2 -= 1
+            if prev1 - i1 > 20:
+                got_snake = True
+            kvdb[d + o] = i1
+            if not odd and fmin <= d <= fmax and i1 <= kvdf[d + o]:
+                return i1, i2, True, True
+            d -= 2
+        if need_min:
+            continue
+        if got_snake and ec > 256:
+            best = 0
+            sp = None
+            d = fmax
+            while d >= fmin:
+                dd = d - fmid if d > fmid else fmid - d
+                i1 = kvdf[d + o]
+                i2 = i1 - d
+                v = (i1 - off1) + (i2 - off2) - dd
+                if v > 4 * ec and v > best and off1 + 20 <= i1 < lim1 and off2 + 20 <= i2 < lim2:
+                    k = 1
+                    while ha1[i1 - k] == ha2[i2 - k]:
+                        if k == 20:
+                            best = v
+                            sp = (i1, i2)
+                            break
+                        k += 1
+                d -= 2
+            if best > 0:
+                return sp[0], sp[1], True, False
+            best = 0
+            d = bmax
+            while d >= bmin:
+                dd = d - bmid if d > bmid else bmid - d
+                i1 = kvdb[d + o]
+                i2 = i1 - d
+                v = (lim1 - i1) + (lim2 - i2) - dd
+                if v > 4 * ec and v > best and off1 < i1 <= lim1 - 20 and off2 < i2 <= lim2 - 20:
+                    k = 0
+                    while ha1[i1 + k] == ha2[i2 + k]:
+                        if k == 19:
+                            best = v
+                            sp = (i1, i2)
+                            break
+                        k += 1
+                d -= 2
+            if best > 0:
+                return sp[0], sp[1], False, True
+        if ec >= mxcost:
+            fbest = fbest1 = -1
+            d = fmax
+            while d >= fmin:
+                i1 = min(kvdf[d + o], lim1)
+                i2 = i1 - d
+                if lim2 < i2:
+                    i1, i2 = lim2 + d, lim2
+                if fbest < i1 + i2:
+                    fbest, fbest1 = i1 + i2, i1
+                d -= 2
+            bbest = bbest1 = _LINE_MAX
+            d = bmax
+            while d >= bmin:
+                i1 = max(off1, kvdb[d + o])
+                i2 = i1 - d
+                if i2 < off2:
+                    i1, i2 = off2 + d, off2
+                if i1 + i2 < bbest:
+                    bbest, bbest1 = i1 + i2, i1
+                d -= 2
+            if (lim1 + lim2) - bbest < fbest - (off1 + off2):
+                return fbest1, fbest - fbest1, True, False
+            return bbest1, bbest - bbest1, False, True
+
+
 class _Side:
     __slots__ = ("recs", "c", "n")
 
@@ -296,7 +557,7 @@ def _compact(s: _Side, o: _Side) -> None:
 
 def diff_script(a: list[bytes], b: list[bytes], budget=None) -> list[tuple[int, int, int, int]]:
     """Change blocks (i1, n1, i2, n2) between two line lists, as xdiff finds them."""
-    ra, rb = _myers(a, b, budget)
+    ra, rb = _xdiff(a, b, budget)
     sa, sb = _Side(a, ra), _Side(b, rb)
     _compact(sa, sb)
     _compact(sb, sa)

@@ -266,7 +266,20 @@ def long_text(repo: Repo, st: State, *, show_untracked: bool = True) -> str:
                 out.append(f"\t{_LABEL[c.status]}{rel(c.path)}\n")
         out.append("\n")
     if st.unmerged:
-        out.append("Unmerged paths:\n  (use \"git add <file>...\" to mark resolution)\n")
+        out.append("Unmerged paths:\n")
+        if not _merging(repo):
+            out.append("  (use \"git rm --cached <file>...\" to unstage)\n" if st.head is None else
+                       "  (use \"git restore --staged <file>...\" to unstage)\n")
+        codes = set(st.unmerged.values())
+        both_deleted = "DD" in codes
+        del_mod = bool(codes & {"UD", "DU"})
+        if not both_deleted:
+            out.append("  (use \"git add/rm <file>...\" as appropriate to mark resolution)\n"
+                       if del_mod else "  (use \"git add <file>...\" to mark resolution)\n")
+        elif not del_mod:
+            out.append("  (use \"git rm <file>...\" to mark resolution)\n")
+        else:
+            out.append("  (use \"git add/rm <file>...\" as appropriate to mark resolution)\n")
         for path, code in sorted(st.unmerged.items()):
             out.append(f"\t{_UNMERGED_LABEL[code]}{rel(path)}\n")
         out.append("\n")
