@@ -102,10 +102,10 @@ def pysh_inprocess(rounds: int) -> dict[str, float]:
             return await it.eval_string(src)
 
         for label, src in SCRIPTS:
-            def once():
+            def once(label=label, src=src):
                 interp.fds[1] = CaptureOutput()
                 fresh_budget(interp, None)
-                status = anyio.run(run_main, interp, lambda it: body(it, src))
+                status = anyio.run(run_main, interp, lambda it, src=src: body(it, src))
                 assert status == 0, (label, status)
             once()
             out[label] = best(once, rounds)
@@ -128,8 +128,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory():
         rows = []
         for label, src in SCRIPTS:
-            t_bash = best(lambda: run_proc(["bash", "-c", src]), a.rounds)
-            t_pysh = best(lambda: run_proc(pysh + ["-c", src]), a.rounds)
+            t_bash = best(lambda src=src: run_proc(["bash", "-c", src]), a.rounds)
+            t_pysh = best(lambda src=src: run_proc(pysh + ["-c", src]), a.rounds)
             rows.append((label, t_bash, t_pysh, inproc[label], jb_times.get(label)))
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; best of {a.rounds}")
     print("CPU ms: bash -c | pysh -c | ratio | pysh warm in-process | just-bash warm | jb/pysh")
