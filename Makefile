@@ -29,6 +29,7 @@ spec-update: $(STAMP)
 	$(BIN)/python -m tests.spec.ratchet update
 
 demo: $(STAMP)
+	$(BIN)/pysh examples/demo.sh
 	$(BIN)/python examples/confinement.py
 
 clean:

@@ -353,6 +353,10 @@ async def b_eval(interp, argv):
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
+    elif args and len(args[0]) > 1 and args[0][0] == "-":
+        await interp.diag(f"eval: {args[0]}: invalid option")
+        await interp.err("eval: usage: eval [arg ...]\n")
+        return 2
     source = " ".join(args)
     if not source.strip():
         return 0
@@ -413,7 +417,8 @@ async def b_source(interp, argv):
     saved_line = interp.lineno
     try:
         interp.lineno = 0
-        return await interp.eval_string(decode(data), name=interp.argv0)
+        status = await interp.eval_string(decode(data), name=path)
+        return 1 if status == 2 and interp.last_parse_failed else status
     except ReturnFromFunction as r:
         return r.status
     finally:
@@ -930,9 +935,118 @@ async def b_disown(interp, argv):
     return 0
 
 
+# ulimit: an emulated table (nothing real to limit in-process, except open files,
+# which redirections honour). letter: (description, unit text, multiplier, soft, hard)
+_UNLIMITED = None
+ULIMITS = {
+    "R": ("real-time non-blocking time", "microseconds", 1, None, None),
+    "c": ("core file size", "blocks", 1024, 0, None),
+    "d": ("data seg size", "kbytes", 1024, None, None),
+    "e": ("scheduling priority", "", 1, 0, 0),
+    "f": ("file size", "blocks", 1024, None, None),
+    "i": ("pending signals", "", 1, 15243, 15243),
+    "l": ("max locked memory", "kbytes", 1024, 8192 * 1024, 8192 * 1024),
+    "m": ("max memory size", "kbytes", 1024, None, None),
+    "n": ("open files", "", 1, 1024, 1048576),
+    "p": ("pipe size", "512 bytes", 512, 8 * 512, 8 * 512),
+    "q": ("POSIX message queues", "bytes", 1, 819200, 819200),
+    "r": ("real-time priority", "", 1, 0, 0),
+    "s": ("stack size", "kbytes", 1024, 8192 * 1024, None),
+    "t": ("cpu time", "seconds", 1, None, None),
+    "u": ("max user processes", "", 1, 15243, 15243),
+    "v": ("virtual memory", "kbytes", 1024, None, None),
+    "x": ("file locks", "", 1, None, None),
+}
+_RLIM_MAX = (1 << 64) - 1
+
+
+def ulimit_table(interp) -> dict:
+    t = getattr(interp, "ulimits", None)
+    if t is None:
+        t = interp.ulimits = {k: [v[3], v[4]] for k, v in ULIMITS.items()}
+    return t
+
+
 @builtin("ulimit")
 async def b_ulimit(interp, argv):
-    await interp.out("unlimited\n")
+    args = argv[1:]
+    soft = hard = False
+    show_all = False
+    res = []
+    value = None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("-") and len(a) > 1 and not a[1:].isdigit():
+            for c in a[1:]:
+                if c == "S":
+                    soft = True
+                elif c == "H":
+                    hard = True
+                elif c == "a":
+                    show_all = True
+                elif c in ULIMITS:
+                    res.append(c)
+                else:
+                    await interp.diag(f"ulimit: -{c}: invalid option")
+                    await interp.err("ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]\n")
+                    return 2
+            i += 1
+            continue
+        value = a
+        i += 1
+    table = ulimit_table(interp)
+    if show_all:
+        lines = []
+        for c, (desc, unit, mult, _, _) in ULIMITS.items():
+            cur = table[c][1 if hard and not soft else 0]
+            units = f"({unit}, -{c}) " if unit else f"(-{c}) "
+            shown = "unlimited" if cur is None else str(cur // mult)
+            lines.append(f"{desc:<20} {units:>20}{shown}\n")  # bash's "%-20s %20s"
+        await interp.out("".join(lines))
+        return 0
+    if not res:
+        res = ["f"]
+    if value is None:
+        for c in res:
+            cur = table[c][1 if hard and not soft else 0]
+            mult = ULIMITS[c][2]
+            await interp.out(("unlimited" if cur is None else str(cur // mult)) + "\n")
+        return 0
+    c = res[-1]
+    mult = ULIMITS[c][2]
+    if value == "unlimited":
+        new = None
+    elif value in ("hard", "soft"):
+        new = table[c][1 if value == "hard" else 0]
+    else:
+        if not value.isdigit():
+            await interp.diag(f"ulimit: {value}: invalid number")
+            return 1
+        new = int(value) * mult
+        if new > _RLIM_MAX - 1:
+            await interp.diag(f"ulimit: {value}: limit out of range")
+            return 1
+    if not soft and not hard:
+        soft = hard = True
+    cur_soft, cur_hard = table[c]
+
+    def gt(a, b):  # None is unlimited
+        if a is None:
+            return b is not None
+        return b is not None and a > b
+
+    if hard:
+        if gt(new, cur_hard):  # only root may raise a hard limit
+            await interp.diag(f"ulimit: {ULIMITS[c][0]}: cannot modify limit: Operation not permitted")
+            return 1
+    if soft and gt(new, cur_hard if not hard else new):
+        await interp.diag(f"ulimit: {ULIMITS[c][0]}: cannot modify limit: Invalid argument")
+        return 1
+    if hard:
+        table[c][1] = new
+    if soft:
+        table[c][0] = new
     return 0
 
 

@@ -242,6 +242,13 @@ async def b_declare(interp, argv):
                     status = 1
                     continue
             _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
+            if eq and (set_bits & NAMEREF or (var.attrs & NAMEREF and not clear_bits & NAMEREF)
+                       and cmd != "export"):
+                # declare -n ref=target: the reference itself changes, not what it names
+                var.value = value
+                if set_bits & READONLY:
+                    var.attrs |= READONLY
+                continue
             if eq:
                 if index is not None:
                     interp.assign_key(name, index, value, append=append, local=local)
@@ -362,16 +369,17 @@ async def b_unset(interp, argv):
                 interp.vars.unset(base)
                 continue
             if isinstance(v.value, dict):
-                if v.attrs & ASSOC:
-                    v.value.pop(sub, None)
-                else:
-                    try:
-                        key = interp._int_index(sub, v)
-                    except ShellError as e:
-                        await interp.diag(f"unset: {e.message}")
-                        status = 1
-                        continue
-                    v.value.pop(key, None)
+                try:
+                    key = await interp.expand_subscript(base, sub)
+                except ShellError as e:
+                    await interp.diag(f"unset: {e.message}")
+                    status = 1
+                    continue
+                if not v.attrs & ASSOC and isinstance(key, int) and key < 0:
+                    await interp.diag(f"unset: [{sub}]: bad array subscript")
+                    status = 1
+                    continue
+                v.value.pop(key, None)
             elif sub in ("0",):
                 v.value = None
             continue
@@ -451,6 +459,8 @@ async def b_set(interp, argv):
                 return 2
             if on:
                 interp.opts.add(name)
+                if name in ("vi", "emacs"):  # the two editing modes exclude each other
+                    interp.opts.discard("emacs" if name == "vi" else "vi")
             else:
                 interp.opts.discard(name)
             i += 2

@@ -337,15 +337,27 @@ class Expander:
         index = p.index
         is_all = index is not None and index.text in ("@", "*")
         if p.indirect:
-            if is_all:  # ${!a[@]}: the keys
+            if is_all and op is None:  # ${!a[@]}: the keys
                 keys = self.array_keys(name)
                 return self._multi(keys, quoted, star=(index.text == "*"))
-            target = self.get_param_value(name)
-            if target is None:
-                if "nounset" in self.opts:
-                    raise NounsetError(name)
-                raise ExpansionError(f"{name}: invalid indirect expansion", status=1, action="line")
-            name, index, is_all = self._parse_indirect(target)
+            if is_all:
+                # ${!a[@]OP}: indirection through the (joined) values, then OP
+                values = self.array_values(name)
+                target = " ".join(values) if values else None
+                if target is None:
+                    if "nounset" in self.opts:
+                        raise NounsetError(name)
+                    raise ExpansionError(f"{name}: invalid indirect expansion", status=1,
+                                         action="line")
+                name, index, is_all = self._parse_indirect(target)
+            else:
+                target = self.get_param_value(name)
+                if target is None:
+                    if "nounset" in self.opts:
+                        raise NounsetError(name)
+                    raise ExpansionError(f"{name}: invalid indirect expansion", status=1,
+                                         action="line")
+                name, index, is_all = self._parse_indirect(target)
         if p.length:
             return [(await self._length(name, index, is_all), QUOTED if quoted else EXP)]
 
@@ -372,11 +384,14 @@ class Expander:
             colon = op[0] == ":"
             base = op[-1]
             if multi:
-                empty = not values or (colon and star and "".join(values) == "") or (
-                    colon and not star and all(v == "" for v in values) and len(values) <= 1)
-                present = is_set and not (colon and empty)
-                if not values:
-                    present = False
+                # bash: "${a[*]}" is null when its IFS-joined value is; otherwise (@, or *
+                # unquoted) when there are no elements, or just one empty one
+                if star and quoted:
+                    ifs = self.ifs()
+                    null = (DEFAULT_IFS[0] if ifs is None else ifs[:1]).join(values) == ""
+                else:
+                    null = not values or (len(values) == 1 and values[0] == "")
+                present = bool(values) and not (colon and null)
             else:
                 present = is_set and not (colon and value == "")
             if base == "-":
@@ -404,8 +419,10 @@ class Expander:
                 return self._multi(values, quoted, star) if multi else [(value, QUOTED if quoted else EXP)]
             msg = await self.expand_word(p.arg) if p.arg else (
                 "parameter null or not set" if colon else "parameter not set")
-            raise ExpansionError(f"{self._param_display(name, index)}: {msg}", status=127
-                                 if not self.interactive else 1, fatal=True)
+            # bash exits 127 under -c, 1 for a script file or stdin
+            status = 127 if getattr(self, "invocation", "") == "c" else 1
+            raise ExpansionError(f"{self._param_display(name, index)}: {msg}", status=status,
+                                 fatal=True)
 
         # every other operator works on the value(s)
         if multi:
@@ -478,7 +495,7 @@ class Expander:
     def _parse_indirect(self, target: str):
         if "[" in target and target.endswith("]"):
             base, _, sub = target[:-1].partition("[")
-            idx = A.ArithExpr(A.Word([A.Lit(sub)], sub), None, sub)
+            idx = A.ArithExpr(self.subscript_word(sub), None, sub)
             return base, idx, sub in ("@", "*")
         if not (target.isidentifier() or target.isdigit() or target in ("@", "*", "#", "?", "-", "$", "!", "0")):
             raise ExpansionError(f"{target}: invalid variable name", status=1, action="line")

@@ -24,7 +24,8 @@ path; Python's own ``OSError`` text (host paths) never leaves this module.
 Besides the mounts, the namespace has synthetic, read-only nodes: the
 ancestors of mount points (``/`` lists the mount points), ``/dev`` with
 ``null zero full random urandom stdin stdout stderr fd/N``, and the command
-directories ``/bin``, ``/usr/bin``, ``/usr/local/bin`` listing the registry.
+directories ``/usr/bin`` and ``/bin`` listing the registry (``/usr/local/bin`` exists,
+empty, as on a fresh system: ``command -v cat`` says ``/usr/bin/cat``).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ COMMAND = "command"  # an entry of a virtual command directory
 DEVICES = {"null": "/dev/null", "zero": "/dev/zero", "full": "/dev/full",
            "random": "/dev/urandom", "urandom": "/dev/urandom"}
 STREAMS = {"stdin": 0, "stdout": 1, "stderr": 2}
-COMMAND_DIRS = ("/bin", "/usr/bin", "/usr/local/bin")
+COMMAND_DIRS = ("/bin", "/usr/bin")
 COMMAND_MARKER = b"#!/usr/bin/env pysh-command\n"
 
 _O_WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -200,6 +201,8 @@ class Confinement:
             extra = {"bin", "local"}
         elif vpath == "/usr/local":
             extra = {"bin"}
+        elif vpath == "/usr/local/bin":
+            extra = set()
         elif vpath in COMMAND_DIRS:
             extra = self.command_names()
         if names is None and extra is None:

@@ -19,11 +19,12 @@ from pysh.builtins.awk.format import FormatCtx, num_to_str, sprintf
 from pysh.builtins.awk.lexer import unescape_string
 from pysh.builtins.awk.rand import Random
 from pysh.builtins.awk.values import UNINIT, StrNum, looks_numeric, to_num
-from pysh.shellkit import BytesInput, CaptureOutput, FileSystemError
+from pysh.shellkit import BytesInput, CaptureOutput, FileOutput, FileSystemError
 from pysh.shellkit.text import encode
 
 CHUNK = 64 * 1024
 FLUSH_ITEMS = 1024
+MAX_OPEN_FILES = 200  # output files open at once; older ones are closed and reopened to append
 
 # whitespace other than blank/tab/newline: default field splitting must not split on it
 _WEIRD_WS = re.compile("[\r\v\f\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
@@ -301,6 +302,8 @@ class Runtime:
         self.stdout = Output(self, "/dev/stdout", "stdout", shell.stdout)
         self.stderr = Output(self, "/dev/stderr", "stderr", shell.stderr)
         self.outputs: dict[str, Output] = {}
+        self.parked: set[str] = set()
+        self.open_files = 0
         self.inputs: dict[str, RecordReader] = {}
         self.dirty = False
         self.cur: RecordReader | None = None
@@ -851,13 +854,32 @@ class Runtime:
             # close(), after what was printed before it opened, before what came later
             o.mark = self.stdout.base + len(self.stdout.buf)
         else:
+            if self.open_files >= MAX_OPEN_FILES:
+                self._park_one()
+            # a file parked to free its descriptor is still open for awk: append to it
+            append = kind == ">>" or name in self.parked
             try:
-                stream = self.shell.open_output(name, append=(kind == ">>"))
+                stream = self.shell.open_output(name, append=append)
             except FileSystemError as e:
                 raise AwkFatal(f"cannot redirect to `{name}': {_strerror(e)}") from None
+            self.parked.discard(name)
             o = Output(self, name, "file", stream)
+            self.open_files += 1
         self.outputs[name] = o
         return o
+
+    def _park_one(self) -> None:
+        """Too many files open: write out and close the oldest plain file (gawk does too)."""
+        for name, o in self.outputs.items():
+            if o.kind == "file" and isinstance(o.stream, FileOutput):
+                if o.buf:
+                    o.stream.file.write(encode("".join(o.buf)))
+                    o.buf.clear()
+                o.stream.close()
+                del self.outputs[name]
+                self.parked.add(name)
+                self.open_files -= 1
+                return
 
     async def flush_all(self) -> None:
         self.dirty = False
@@ -883,6 +905,9 @@ class Runtime:
         o = self.outputs.pop(name, None)
         if o is not None:
             result = await self._close_output(o)
+        elif name in self.parked:
+            self.parked.discard(name)
+            result = 0.0
         rd = self.inputs.pop(name, None)
         if rd is not None:
             rd.close()
@@ -891,6 +916,8 @@ class Runtime:
         return result
 
     async def _close_output(self, o: Output) -> float:
+        if o.kind == "file":
+            self.open_files -= 1
         if o.kind == "pipe":
             data = encode("".join(o.buf))
             o.buf.clear()
