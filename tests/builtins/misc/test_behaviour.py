@@ -400,3 +400,10 @@ def test_pkill_stops_a_background_job():
     lines = out.splitlines()
     assert lines[0].endswith(" sleep") and lines[1:] == ["k=0", "g=1"]
     assert time.monotonic() - start < 15
+
+
+def test_date_empty_string_is_todays_midnight(ex):
+    now = _now_in("UTC")
+    r = run_cmd(ex, ["date", "-u", "-d", "", "+%F %T"])
+    assert r.out in {now.strftime("%F") + " 00:00:00\n",
+                     (now + timedelta(minutes=1)).strftime("%F") + " 00:00:00\n"}
