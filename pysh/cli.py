@@ -307,6 +307,7 @@ def _run_json(o: Options, ex) -> int:
     import json
 
     from pysh.api import Sandbox
+    from pysh.shellkit import MountError
 
     source = o.command
     if source is None and o.file is not None:
@@ -314,10 +315,19 @@ def _run_json(o: Options, ex) -> int:
         if source is None:
             return 127
     if source is None:
-        source = sys.stdin.read()
-    with Sandbox._from_instance(ex) as sb:
-        r = sb.run(source, args=o.args[1:] if o.command is not None else o.args)
-    sys.stdout.write(json.dumps({"stdout": r.stdout, "stderr": r.stderr, "exit_code": r.exit_code,
-                                 "timed_out": r.timed_out, "truncated": r.truncated,
-                                 "duration": r.duration}) + "\n")
+        source = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+    if o.command is not None:
+        argv0 = o.args[0] if o.args else "pysh"
+        args = o.args[1:]
+    else:
+        argv0 = o.file if o.file is not None else "pysh"
+        args = o.args
+    try:
+        sb = Sandbox._from_instance(ex, argv0=argv0, set_on=o.set_on, set_off=o.set_off)
+    except MountError as e:
+        sys.stderr.write(f"pysh: {e}\n")
+        return 2
+    with sb:
+        r = sb.run(source, args=args)
+    sys.stdout.write(json.dumps(r.to_dict()) + "\n")
     return 0

@@ -10,6 +10,7 @@ import anyio
 
 from pysh.interpreter.errors import ExitShell, LoopControl, ReturnFromFunction
 from pysh.interpreter.printf import echo_unescape, printf
+from pysh.interpreter.state import Var
 from pysh.interpreter.syntax import ast as A
 from pysh.shellkit import FileSystemError, decode, encode
 from pysh.shellkit.confine import COMMAND_DIRS
@@ -172,6 +173,11 @@ async def change_dir(interp, target: str, physical: bool, name: str = "cd") -> i
             return 1
     else:
         new = _logical_join(interp.cwd, target)
+        # bash checks the path as written too: `cd missing/..` fails
+        if ".." in target.split("/") and not fs.is_dir(target if target.startswith("/")
+                                                       else interp.cwd.rstrip("/") + "/" + target):
+            await interp.diag(f"{name}: {target}: No such file or directory")
+            return 1
     try:
         st_ok = fs.is_dir(new)
         if not st_ok:
@@ -201,6 +207,12 @@ async def change_dir(interp, target: str, physical: bool, name: str = "cd") -> i
     old = interp.get_scalar("PWD") or interp.cwd
     interp.cwd = new
     interp.assign("OLDPWD", old)
+    oldpwd = interp.vars.lookup("OLDPWD")
+    if oldpwd is not None and not oldpwd.attrs & 1:  # bash exports OLDPWD once cd sets it
+        from pysh.interpreter.state import EXPORT
+
+        oldpwd.attrs |= EXPORT
+        interp.vars.env_version += 1
     interp.assign("PWD", new)
     return 0
 
@@ -453,6 +465,7 @@ async def b_exec(interp, argv):
 async def b_command(interp, argv):
     args = argv[1:]
     mode = None
+    default_path = False
     while args and args[0].startswith("-") and len(args[0]) > 1:
         a = args[0]
         if a == "--":
@@ -462,7 +475,7 @@ async def b_command(interp, argv):
             if c in "vV":
                 mode = c
             elif c == "p":
-                pass
+                default_path = True
             else:
                 await interp.diag(f"command: -{c}: invalid option")
                 await interp.err("command: usage: command [-pVv] command [arg ...]\n")
@@ -487,13 +500,41 @@ async def b_command(interp, argv):
         return status
     name = args[0]
     b = interp.session.builtins.get(name)
-    if b is not None:
+    if b is not None and name not in _SHELL_COMMANDS:
         return await b(interp, args)
+    if default_path:
+        # command -p: look the name up in the standard PATH, not $PATH
+        saved = interp.get_scalar("PATH")
+        saved_hash = dict(interp.hashed)
+        interp.hashed.clear()
+        pv = interp.vars.lookup("PATH")
+        old_value = pv.value if pv is not None else None
+        if pv is not None:
+            pv.value = "/usr/bin:/bin"
+        else:
+            interp.vars.globals["PATH"] = Var("/usr/bin:/bin")
+        try:
+            found = interp.find_command(name)
+        finally:
+            if pv is not None:
+                pv.value = old_value
+            elif saved is None:
+                interp.vars.globals.pop("PATH", None)
+            interp.hashed = saved_hash
+        if found is None:
+            await interp.diag(f"{name}: command not found")
+            return 127
+        func = interp.session.registry.get(name) if found[0] == "command" else None
+        if func is not None:
+            return await interp.run_registered(func, args, interp.fds, interp.env())
+        return await interp.run_script_file(found[1], args, interp.fds, interp.env())
     return await interp.run_external(args, [], [])
 
 
 @builtin("builtin")
 async def b_builtin(interp, argv):
+    if len(argv) > 1 and argv[1] == "--":
+        argv = argv[:1] + argv[2:]
     if len(argv) < 2:
         return 0
     b = interp.session.builtins.get(argv[1])
@@ -507,6 +548,11 @@ KEYWORDS = {"if", "then", "else", "elif", "fi", "case", "esac", "for", "select",
             "do", "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc"}
 
 
+# bash and sh are programs on a real system; pysh runs them in-process, but reports them as
+# the files they would be (`command -v bash` is /usr/bin/bash)
+_SHELL_COMMANDS = {"bash", "sh"}
+
+
 def describe(interp, name: str):
     if name in interp.aliases:
         return ("alias", interp.aliases[name])
@@ -514,10 +560,15 @@ def describe(interp, name: str):
         return ("keyword", None)
     if name in interp.funcs:
         return ("function", interp.funcs[name])
-    if name in interp.session.builtins:
+    if name in interp.session.builtins and name not in _SHELL_COMMANDS:
         return ("builtin", None)
-    found = interp.find_command(name) if "/" not in name else (
-        ("script", name) if interp.fs.is_file(name) else None)
+    if "/" in name:
+        import os
+
+        fs = interp.fs
+        found = ("script", name) if fs.is_file(name) and fs.access(name, os.X_OK) else None
+    else:
+        found = interp.find_command(name)
     if found is not None:
         return ("file", found[1])
     return None
@@ -617,9 +668,23 @@ async def b_enable(interp, argv):
 
 @builtin("help")
 async def b_help(interp, argv):
-    await interp.out("pysh: a bash-compatible shell running in a sandbox. Builtins:\n"
-                     + " ".join(sorted(interp.session.builtins)) + "\n")
-    return 0
+    names = sorted(interp.session.builtins)
+    topics = [a for a in argv[1:] if not a.startswith("-")]
+    if not topics:
+        await interp.out("pysh: a bash-compatible shell running in a sandbox. Builtins:\n"
+                         + " ".join(names) + "\n")
+        return 0
+    from pysh.interpreter import pattern as pat
+
+    status = 0
+    for t in topics:
+        hits = [n for n in names if pat.match(t + "*", n)]
+        if not hits:
+            await interp.diag(f"help: no help topics match `{t}'.  Try `help help' or `man -k {t}' or `info {t}'.")
+            status = 1
+            continue
+        await interp.out("".join(f"{n}: {n} [...]\n    the shell builtin {n}.\n" for n in hits))
+    return status
 
 
 @builtin("times")

@@ -200,6 +200,8 @@ class Expander:
                 out.append(parts[0].text)
                 continue
             for bparts in brace_expand(parts, limit) if _has_brace(parts) else (parts,):
+                if bparts is not parts:
+                    bparts = _retilde(bparts)
                 segs = await self.expand_parts(bparts, False)
                 for f in _segs_to_fields(segs, self.ifs(), True):
                     out.extend(self.glob_field(f))
@@ -319,6 +321,8 @@ class Expander:
             return old if old is not None else "~-"
         if user == self.session.user:
             return self.session.home
+        if user == "root":  # the one other account the sandbox's passwd would list
+            return "/root"
         if user in ("+", "-") or user[:1] in "+-" and user[1:].isdigit():
             return self.dirs_entry(user)
         return "~" + user
@@ -419,9 +423,7 @@ class Expander:
                 return self._multi(values, quoted, star) if multi else [(value, QUOTED if quoted else EXP)]
             msg = await self.expand_word(p.arg) if p.arg else (
                 "parameter null or not set" if colon else "parameter not set")
-            # bash exits 127 under -c, 1 for a script file or stdin
-            status = 127 if getattr(self, "invocation", "") == "c" else 1
-            raise ExpansionError(f"{self._param_display(name, index)}: {msg}", status=status,
+            raise ExpansionError(f"{self._param_display(name, index)}: {msg}", status=1,
                                  fatal=True)
 
         # every other operator works on the value(s)
@@ -722,6 +724,24 @@ def _case_mod(s: str, op: str, pattern: str | None) -> str:
     if ok(c):
         c = c.upper() if op == "^" else c.lower()
     return c + s[1:]
+
+
+def _retilde(parts: list) -> list:
+    """After brace expansion a word may begin with ``~`` (``~{/src,root}``): a tilde prefix."""
+    if not parts or type(parts[0]) is not A.Lit or not parts[0].text.startswith("~"):
+        return parts
+    k = 0
+    while k < len(parts) and type(parts[k]) is A.Lit:
+        k += 1
+    parts = [A.Lit("".join(p.text for p in parts[:k]))] + list(parts[k:])
+    text = parts[0].text
+    user, slash, rest = text[1:].partition("/")
+    if not slash and len(parts) > 1 and type(parts[1]) is not A.Lit:
+        return parts
+    new = [A.Tilde(user)]
+    if slash:
+        new.append(A.Lit("/" + rest))
+    return new + list(parts[1:])
 
 
 def _has_brace(parts: list) -> bool:

@@ -194,7 +194,14 @@ class Interp(Expander):
         g["BASH_VERSINFO"] = Var(dict(enumerate(BASH_VERSINFO)), READONLY)
         shlvl = env.get("SHLVL", "0")
         g["SHLVL"] = Var(str(int(shlvl) + 1 if shlvl.isdigit() else 1), EXPORT)
-        if "PWD" not in g or g["PWD"].value != self.cwd:
+        if "PWD" not in g:
+            # no PWD inherited: start from the physical directory, as bash does
+            try:
+                self.cwd = self.session.root.fs.at("/").realpath(self.cwd)
+            except (FileSystemError, OSError):
+                pass
+            g["PWD"] = Var(self.cwd, EXPORT)
+        elif g["PWD"].value != self.cwd:
             g["PWD"] = Var(self.cwd, EXPORT)
         if "HOSTNAME" not in g:
             g["HOSTNAME"] = Var("sandbox")
@@ -838,7 +845,9 @@ class Interp(Expander):
             await self.diag(e.message)
             if isinstance(e, ExpansionError) and e.action != "command":
                 if e.action == "exit" and not self.interactive:
-                    raise ExitShell(e.status) from None
+                    # bash: 127 for `bash -c`, 1 for a script or stdin
+                    raise ExitShell(127 if getattr(self, "invocation", "") == "c" else e.status) \
+                        from None
                 raise AbortLine(e.status) from None
             status = e.status
             self.status = status
@@ -1102,6 +1111,8 @@ class Interp(Expander):
             try:
                 fs = self.fs
                 if fs.is_file(cand) and fs.access(cand, os.X_OK):
+                    if not cand.startswith("./") and d != ".":
+                        self.hashed[name] = cand  # bash hashes what PATH found, until hash -r
                     return ("script", cand)
             except (FileSystemError, OSError):
                 continue
@@ -1488,6 +1499,8 @@ class Interp(Expander):
         mark = len(self.procsub_fds)
         red = await self.apply_redirs(redirs)
         if red is None:
+            self.status = 1
+            await self.check_errexit(1)
             return 1
         saved, self.fds = self.fds, red.fds
         try:
@@ -1686,7 +1699,10 @@ class Interp(Expander):
     async def exec_funcdef(self, node: A.FunctionDef) -> int:
         name = node.name
         if name in _SPECIAL_BUILTINS and "posix" in self.opts:
-            raise ShellError(f"`{name}': is a special builtin")
+            await self.diag(f"`{name}': is a special builtin")
+            if not self.interactive:
+                raise ExitShell(2)
+            return 2
         self.funcs[name] = node
         return 0
 

@@ -37,10 +37,13 @@ import re
 import stat as _stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.mounts import Mount, MountTable, is_under, split_components
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MAX_SYMLINKS = 40
 
@@ -445,6 +448,8 @@ class Confinement:
         m = res.mount
         assert m is not None
         rel = res.vpath[len(m.virtual):]
+        from pathlib import Path  # only door B needs it: kept off the start-up path
+
         return Path(m.host_real + rel)
 
     def to_virtual(self, host_path: str | os.PathLike) -> str:
@@ -798,6 +803,8 @@ class Confinement:
         res = self.resolve(vpath, follow=follow)
         with res:
             if res.kind == DEVICE:
+                from pathlib import Path
+
                 return Path(DEVICES[res.vpath.rsplit("/", 1)[1]])
             if res.kind != HOST:
                 raise _err(errno.EACCES, vpath)
