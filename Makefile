@@ -4,16 +4,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lint spec spec-update bench clean
+.PHONY: test demo lint spec spec-update bench clean readme-commands
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check pysh tests bench examples
+	$(BIN)/ruff check pysh tests bench examples scripts
 	$(BIN)/lint-imports
 
 test: lint
@@ -29,7 +29,11 @@ spec-update: $(STAMP)
 	$(BIN)/python -m tests.spec.ratchet update
 
 demo: $(STAMP)
+	$(BIN)/pysh examples/demo.sh
 	$(BIN)/python examples/confinement.py
+
+readme-commands: $(STAMP)
+	$(BIN)/python scripts/readme_commands.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,6 +1,6 @@
 """awk against gawk and mawk (and just-bash when present), measured side by side in one run.
 
-    python bench/awk_bench.py [--lines N] [--rounds R] [--only SUBSTR] [--jb-timeout S]
+    python bench/awk_bench.py [--lines N] [--rounds R] [--only SUBSTR] [--jb-timeout S] [--no-jb]
 
 Three programs over N generated lines (default 1,000,000): the issue's
 ``{s+=$1} END {print s}``, a field-heavy one and a regex-heavy one. pysh runs
@@ -111,6 +111,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", default=None)
     ap.add_argument("--jb-timeout", type=float, default=600.0)
+    ap.add_argument("--no-jb", action="store_true", help="skip the just-bash column")
     args = ap.parse_args()
     progs = [p for p in PROGRAMS if not args.only or args.only in p[0]]
     d = tempfile.mkdtemp(prefix="awk-bench-")
@@ -118,7 +119,7 @@ def main() -> None:
         data = os.path.join(d, "data.txt")
         make_input(data, args.lines)
         mawk = shutil.which("mawk")
-        jb = just_bash_python()
+        jb = None if args.no_jb else just_bash_python()
         jb_times: dict = {}
         if jb:
             try:

@@ -223,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         from pysh.interpreter.syntax.check import main_n
 
         return main_n(["-c", o.command] if o.command is not None else ([o.file] if o.file else []))
-    if o.interactive or (o.command is None and o.file is None and sys.stdin.isatty()):
+    if (o.interactive and o.command is None and o.file is None) or (
+            o.command is None and o.file is None and sys.stdin.isatty()):
         from pysh.repl import run_repl
 
         return run_repl(o)
@@ -272,15 +273,17 @@ def _run_batch(o: Options, ex) -> int:
         interp = make_interp(session, fds=fds, argv0=argv0, args=args)
         interp.opts |= o.set_on
         interp.opts -= o.set_off
+        interp.interactive = o.interactive
 
         async def body(it):
             from pysh.interpreter.syntax import CommandReader
 
             if o.command is not None:
+                it.invocation = "c"
                 return await _run_text(it, o.command, lambda n: f"{argv0}: -c: line {n}")
             if source is not None:
                 return await _run_text(it, source, lambda n: f"{argv0}: line {n}")
-            it.reading_stdin = True
+            it.invocation = "stdin"
             reader = CommandReader(lambda: stdin.readline_blocking().decode("utf-8", "surrogateescape"),
                                    name=argv0, extglob=lambda: True)
             return await it.run_reader(reader, error_prefix=lambda n: argv0)
@@ -296,8 +299,7 @@ def _run_batch(o: Options, ex) -> int:
 async def _run_text(interp, text: str, error_prefix) -> int:
     from pysh.interpreter.syntax import CommandReader
 
-    lines = iter(text.splitlines(keepends=True))
-    reader = CommandReader(lambda: next(lines, None), name=interp.argv0, extglob=lambda: True)
+    reader = CommandReader(text, name=interp.argv0, extglob=lambda: True)
     return await interp.run_reader(reader, error_prefix=error_prefix)
 
 
@@ -305,6 +307,7 @@ def _run_json(o: Options, ex) -> int:
     import json
 
     from pysh.api import Sandbox
+    from pysh.shellkit import MountError
 
     source = o.command
     if source is None and o.file is not None:
@@ -312,10 +315,19 @@ def _run_json(o: Options, ex) -> int:
         if source is None:
             return 127
     if source is None:
-        source = sys.stdin.read()
-    with Sandbox._from_instance(ex) as sb:
-        r = sb.run(source, args=o.args[1:] if o.command is not None else o.args)
-    sys.stdout.write(json.dumps({"stdout": r.stdout, "stderr": r.stderr, "exit_code": r.exit_code,
-                                 "timed_out": r.timed_out, "truncated": r.truncated,
-                                 "duration": r.duration}) + "\n")
+        source = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+    if o.command is not None:
+        argv0 = o.args[0] if o.args else "pysh"
+        args = o.args[1:]
+    else:
+        argv0 = o.file if o.file is not None else "pysh"
+        args = o.args
+    try:
+        sb = Sandbox._from_instance(ex, argv0=argv0, set_on=o.set_on, set_off=o.set_off)
+    except MountError as e:
+        sys.stderr.write(f"pysh: {e}\n")
+        return 2
+    with sb:
+        r = sb.run(source, args=args)
+    sys.stdout.write(json.dumps(r.to_dict()) + "\n")
     return 0

@@ -138,9 +138,16 @@ GIT: dict[str, str] = {
 }
 
 
+# -- the shells themselves (run by the interpreter; listed so PATH lookups find them) ----
+SHELLS: dict[str, str] = {
+    "bash": "pysh.interpreter.shellcmd:command",
+    "sh": "pysh.interpreter.shellcmd:command",
+}
+
+
 def default_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT):
+    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, SHELLS):
         table.update(block)
     return table
 

@@ -221,8 +221,27 @@ def bre_to_python(p: str) -> str:
     return "".join(items)
 
 
-def compile_bre(p: str, flags: int = 0) -> re.Pattern:
+def compile_bre(p: str, flags: int = 0):
+    """Compile with the ``regex`` engine: POSIX leftmost-longest where it can differ."""
+    import regex
+
+    src = bre_to_python(p)
+    extra = regex.POSIX if ("\\|" in p or "\\(" in p) else 0
     try:
-        return re.compile(bre_to_python(p), flags | re.DOTALL)
-    except re.error as e:
+        return regex.compile(src, flags | regex.DOTALL | extra)
+    except regex.error as e:
         raise BREError("Invalid regular expression") from e
+
+
+def guarded(method, *args, budget=None):
+    """Call a regex method with the run's remaining time as its timeout, in slices."""
+    slice_ = 1.0
+    while True:
+        rem = budget.remaining() if budget is not None else None
+        t = slice_ if rem is None else min(max(rem, 0.01), slice_)
+        try:
+            return method(*args, timeout=t)
+        except TimeoutError:
+            if budget is not None:
+                budget.check()
+            slice_ *= 2

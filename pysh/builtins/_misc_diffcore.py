@@ -25,6 +25,11 @@ from __future__ import annotations
 import re
 
 SNAKE_LIMIT = 20
+# After this many diagonal steps (seconds of Python, a blink for GNU's C) the search
+# stops insisting on a minimal script, as GNU's too_expensive heuristic does earlier
+# on huge inputs: the output stays a correct diff, possibly not GNU's exact one.
+WORK_CAP = 6_000_000
+CHEAP_TOO_EXPENSIVE = 256
 
 # ignore_white_space levels, in GNU's order
 WS_NONE, WS_TAB, WS_TRAILING, WS_TAB_TRAILING, WS_CHANGE, WS_ALL = 0, 1, 2, 3, 4, 5
@@ -242,9 +247,9 @@ class Myers:
         self.changed0, self.changed1 = changed0, changed1
         self.real0, self.real1 = real0, real1
         diags = len(xv) + len(yv) + 3
-        self.off = len(yv) + 1
-        self.fd = [0] * diags
-        self.bd = [0] * diags
+        self.fd = [0] * (diags + 2)
+        self.bd = [0] * (diags + 2)
+        self.work = 0
         self.heuristic = heuristic
         te = 1
         d = diags
@@ -255,7 +260,8 @@ class Myers:
         self.budget = budget
 
     def diag(self, xoff: int, xlim: int, yoff: int, ylim: int, find_minimal: bool):
-        fd, bd, xv, yv, off = self.fd, self.bd, self.xv, self.yv, self.off
+        # fd/bd are indexed by the diagonal itself: negative diagonals wrap to the end
+        fd, bd, xv, yv = self.fd, self.bd, self.xv, self.yv
         dmin = xoff - ylim
         dmax = xlim - yoff
         fmid = xoff - yoff
@@ -263,63 +269,74 @@ class Myers:
         fmin = fmax = fmid
         bmin = bmax = bmid
         odd = (fmid - bmid) & 1
-        fd[fmid + off] = xoff
-        bd[bmid + off] = xlim
+        fd[fmid] = xoff
+        bd[bmid] = xlim
         tick = self.budget.tick
+        big = 1 << 62
         c = 0
         while True:
             c += 1
             big_snake = False
             if fmin > dmin:
                 fmin -= 1
-                fd[fmin - 1 + off] = -1
+                fd[fmin - 1] = -1
             else:
                 fmin += 1
             if fmax < dmax:
                 fmax += 1
-                fd[fmax + 1 + off] = -1
+                fd[fmax + 1] = -1
             else:
                 fmax -= 1
             tick(fmax - fmin + 1)
             for d in range(fmax, fmin - 1, -2):
-                tlo = fd[d - 1 + off]
-                thi = fd[d + 1 + off]
-                x0 = tlo + 1 if tlo >= thi else thi
-                x = x0
-                y = x0 - d
-                while x < xlim and y < ylim and xv[x] == yv[y]:
+                tlo = fd[d - 1]
+                thi = fd[d + 1]
+                x = tlo + 1 if tlo >= thi else thi
+                y = x - d
+                if x < xlim and y < ylim and xv[x] == yv[y]:
+                    x0 = x
                     x += 1
                     y += 1
-                if x - x0 > SNAKE_LIMIT:
-                    big_snake = True
-                fd[d + off] = x
-                if odd and bmin <= d <= bmax and bd[d + off] <= x:
+                    while x < xlim and y < ylim and xv[x] == yv[y]:
+                        x += 1
+                        y += 1
+                    if x - x0 > SNAKE_LIMIT:
+                        big_snake = True
+                fd[d] = x
+                if odd and bmin <= d <= bmax and bd[d] <= x:
                     return x, y, True, True
             if bmin > dmin:
                 bmin -= 1
-                bd[bmin - 1 + off] = 1 << 62
+                bd[bmin - 1] = big
             else:
                 bmin += 1
             if bmax < dmax:
                 bmax += 1
-                bd[bmax + 1 + off] = 1 << 62
+                bd[bmax + 1] = big
             else:
                 bmax -= 1
             tick(bmax - bmin + 1)
             for d in range(bmax, bmin - 1, -2):
-                tlo = bd[d - 1 + off]
-                thi = bd[d + 1 + off]
-                x0 = tlo if tlo < thi else thi - 1
-                x = x0
-                y = x0 - d
-                while x > xoff and y > yoff and xv[x - 1] == yv[y - 1]:
+                tlo = bd[d - 1]
+                thi = bd[d + 1]
+                x = tlo if tlo < thi else thi - 1
+                y = x - d
+                if x > xoff and y > yoff and xv[x - 1] == yv[y - 1]:
+                    x0 = x
                     x -= 1
                     y -= 1
-                if x0 - x > SNAKE_LIMIT:
-                    big_snake = True
-                bd[d + off] = x
-                if not odd and fmin <= d <= fmax and x <= fd[d + off]:
+                    while x > xoff and y > yoff and xv[x - 1] == yv[y - 1]:
+                        x -= 1
+                        y -= 1
+                    if x0 - x > SNAKE_LIMIT:
+                        big_snake = True
+                bd[d] = x
+                if not odd and fmin <= d <= fmax and x <= fd[d]:
                     return x, y, True, True
+            self.work += (fmax - fmin) + (bmax - bmin) + 2
+            if self.work > WORK_CAP and self.too_expensive > CHEAP_TOO_EXPENSIVE:
+                # far beyond what GNU's C does in a blink: settle sooner from now on
+                self.too_expensive = CHEAP_TOO_EXPENSIVE
             if find_minimal:
                 continue
             if 200 < c and big_snake and self.heuristic:
@@ -331,7 +348,7 @@ class Myers:
                 fxybest = -1
                 fxbest = 0
                 for d in range(fmax, fmin - 1, -2):
-                    x = min(fd[d + off], xlim)
+                    x = min(fd[d], xlim)
                     y = x - d
                     if ylim < y:
                         x = ylim + d
@@ -342,7 +359,7 @@ class Myers:
                 bxybest = 1 << 62
                 bxbest = 0
                 for d in range(bmax, bmin - 1, -2):
-                    x = max(xoff, bd[d + off])
+                    x = max(xoff, bd[d])
                     y = x - d
                     if y < yoff:
                         x = yoff + d
@@ -355,12 +372,12 @@ class Myers:
                 return bxbest, bxybest - bxbest, False, True
 
     def _heuristic(self, c, xoff, xlim, yoff, ylim, fmin, fmax, bmin, bmax, fmid, bmid):
-        fd, bd, xv, yv, off = self.fd, self.bd, self.xv, self.yv, self.off
+        fd, bd, xv, yv = self.fd, self.bd, self.xv, self.yv
         best = 0
         part = None
         for d in range(fmax, fmin - 1, -2):
             dd = d - fmid
-            x = fd[d + off]
+            x = fd[d]
             y = x - d
             v = (x - xoff) * 2 - dd
             if v > 12 * (c + abs(dd)):
@@ -378,7 +395,7 @@ class Myers:
         best = 0
         for d in range(bmax, bmin - 1, -2):
             dd = d - bmid
-            x = bd[d + off]
+            x = bd[d]
             y = x - d
             v = (xlim - x) * 2 + dd
             if v > 12 * (c + abs(dd)):

@@ -247,6 +247,9 @@ class Options:
         self.to_file: str | None = None
         self.switch_string = ""
         self.ignore_rx = None
+        self.function_re: list[str] = []
+        self.function_rx = None
+        self.show_c_function = False
 
 
 def _specify_style(o: Options, style: int) -> None:
@@ -371,13 +374,22 @@ def parse(shell: Shell, argv: list[str]):
             return k, o, operands
         elif k == "unsupported":
             raise Trouble("this output format is not supported")
-        elif k in ("p", "F", "D", "l", "S"):
-            # accepted and ignored where harmless; -D/-l cannot be honoured here
+        elif k == "p":
+            o.show_c_function = True
+            o.function_re.append("^[[:alpha:]$_]")
+        elif k == "F":
+            o.function_re.append(v or "")
+        elif k in ("D", "l", "S"):
             if k in ("D", "l"):
                 raise Trouble(f"-{k} is not supported")
         prev = k
     if o.style is None:
-        o.style = NORMAL
+        if o.show_c_function:
+            o.style = CONTEXT
+            if o.ocontext < 0:
+                o.context = max(o.context, 3)
+        else:
+            o.style = NORMAL
     if 0 <= o.ocontext and o.style in (CONTEXT, UNIFIED) and (
             o.context < o.ocontext or (o.ocontext < o.context and not o.explicit_context)):
         o.context = o.ocontext
@@ -400,6 +412,12 @@ def parse(shell: Shell, argv: list[str]):
                                       else o.ignore_re[0])
         except BREError as e:
             raise Trouble(f"{o.ignore_re[0]}: {e}") from None
+    if o.function_re:
+        try:
+            o.function_rx = compile_bre("\\|".join(o.function_re) if len(o.function_re) > 1
+                                        else o.function_re[0])
+        except BREError as e:
+            raise Trouble(f"{o.function_re[0]}: {e}") from None
     o.switch_string = "".join(" " + _shell_quote(w) for w in words)
     return None, o, operands
 
@@ -456,7 +474,8 @@ class Diff:
 
     # ------------------------------------------------------------ stat/open
     def _stat(self, f: FileData) -> None:
-        if f.name == "-":
+        if f.name == "-" or f.name == "/dev/stdin" or f.name.startswith("/dev/fd/"):
+            # the shell's own fds (stdin, process substitution): read as streams
             f.is_stdin = True
             f.mode = _stat.S_IFIFO | 0o600
             return
@@ -478,10 +497,16 @@ class Diff:
         if f.data is not None:
             return True
         try:
-            if f.is_stdin:
+            if f.is_stdin and f.name == "-":
                 if self.stdin_data is None:
                     self.stdin_data = await self.shell.stdin.read()
                 f.data = self.stdin_data
+            elif f.is_stdin:
+                stream = self.shell.open_input(f.name)
+                try:
+                    f.data = await stream.read()
+                finally:
+                    stream.close()
             else:
                 with self.shell.fs.open(f.name, "rb") as fh:
                     f.data = fh.read()
@@ -867,8 +892,37 @@ class Diff:
                 for i in range(first1, last1 + 1):
                     await self._print_1_line(">", f1, i)
 
+    def find_function(self, f0, linenum: int) -> bytes | None:
+        """GNU find_function: the last line before LINENUM matching -p/-F, searching back."""
+        from pysh.shellkit.text import decode
+
+        i = linenum
+        last = self.ff_last_search
+        self.ff_last_search = i
+        rx = self.o.function_rx
+        while last <= i - 1:
+            i -= 1
+            if rx.search(decode(f0.lines[i])):
+                self.ff_last_match = i
+                return f0.lines[i]
+        if self.ff_last_match is not None:
+            return f0.lines[self.ff_last_match]
+        return None
+
+    @staticmethod
+    def _function_text(line: bytes) -> bytes:
+        i = 0
+        while i < len(line) and line[i] in b" \t\v\f\r":
+            i += 1
+        j = min(len(line), i + 40)
+        while j > i and line[j - 1] in b" \t\v\f\r":
+            j -= 1
+        return b" " + line[i:j]
+
     async def print_context(self, script, f0, f1, unified: bool) -> None:
         ctx = self.o.context
+        self.ff_last_search = 0
+        self.ff_last_match = None
         for hunk in self.hunks(script, f0, f1, ctx):
             self.shell.budget.check()
             kind, first0, last0, first1, last1 = self.analyze(hunk, f0, f1)
@@ -879,11 +933,14 @@ class Diff:
             n0, n1 = len(f0.lines), len(f1.lines)
             last0 = last0 + ctx if last0 < n0 - ctx else n0 - 1
             last1 = last1 + ctx if last1 < n1 - ctx else n1 - 1
+            func = None
+            if self.o.function_rx is not None:
+                func = self.find_function(f0, first0)
             await self._begin()
             if unified:
-                await self._unified_hunk(hunk, f0, f1, first0, last0, first1, last1)
+                await self._unified_hunk(hunk, f0, f1, first0, last0, first1, last1, func)
             else:
-                await self._context_hunk(hunk, kind, f0, f1, first0, last0, first1, last1)
+                await self._context_hunk(hunk, kind, f0, f1, first0, last0, first1, last1, func)
 
     @staticmethod
     def _unified_range(a: int, b: int) -> str:
@@ -892,11 +949,15 @@ class Diff:
             return f"{tb},0" if tb < ta else f"{tb}"
         return f"{ta},{tb - ta + 1}"
 
-    async def _unified_hunk(self, hunk, f0, f1, first0, last0, first1, last1) -> None:
+    async def _unified_hunk(self, hunk, f0, f1, first0, last0, first1, last1,
+                            func=None) -> None:
         o = self.o
         out = self.out
         await out.text(f"@@ -{self._unified_range(first0, last0)} "
-                       f"+{self._unified_range(first1, last1)} @@\n")
+                       f"+{self._unified_range(first1, last1)} @@")
+        if func is not None:
+            await out.write(self._function_text(func))
+        await out.write(b"\n")
         i, j = first0, first1
         k = 0
         lead_ctx = b"\t" if o.initial_tab else b" "
@@ -934,9 +995,13 @@ class Diff:
         ta, tb = a + 1, b + 1
         return f"{tb}" if tb <= ta else f"{ta},{tb}"
 
-    async def _context_hunk(self, hunk, kind, f0, f1, first0, last0, first1, last1) -> None:
+    async def _context_hunk(self, hunk, kind, f0, f1, first0, last0, first1, last1,
+                            func=None) -> None:
         out = self.out
-        await out.text("***************\n")
+        await out.text("***************")
+        if func is not None:
+            await out.write(self._function_text(func))
+        await out.write(b"\n")
         await out.text(f"*** {self._context_range(first0, last0)} ****\n")
         if kind & OLD:
             k = 0

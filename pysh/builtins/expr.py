@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pysh.builtins._misc_bre import BREError, compile_bre
+from pysh.builtins._misc_bre import BREError, compile_bre, guarded
 from pysh.builtins._misc_util import print_help, quote, usage_error
 from pysh.shellkit import Shell
 from pysh.shellkit.text import encode
@@ -96,8 +96,9 @@ def _null(v: int | str) -> bool:
 
 
 class Parser:
-    def __init__(self, args: list[str]):
+    def __init__(self, args: list[str], budget=None):
         self.args = args
+        self.budget = budget
         self.pos = 0
 
     def _peek(self) -> str | None:
@@ -190,7 +191,7 @@ class Parser:
         while self._next_is(":"):
             right = self.unary(ev)
             if ev:
-                left = docolon(left, right)
+                left = docolon(left, right, self.budget)
         return left
 
     def unary(self, ev: bool) -> int | str:
@@ -205,7 +206,7 @@ class Parser:
             self.pos += 1
             s = self.unary(ev)
             r = self.unary(ev)
-            return docolon(s, r) if ev else 0
+            return docolon(s, r, self.budget) if ev else 0
         if tok == "index" and self._has_more():
             self.pos += 1
             s = _to_str(self.unary(ev))
@@ -260,13 +261,13 @@ class Parser:
         return tok
 
 
-def docolon(s: int | str, r: int | str) -> int | str:
+def docolon(s: int | str, r: int | str, budget=None) -> int | str:
     text, pat = _to_str(s), _to_str(r)
     try:
         rx = compile_bre(pat)
     except BREError as e:
         raise ExprError(str(e)) from None
-    m = rx.match(text)
+    m = guarded(rx.match, text, budget=budget)
     if rx.groups >= 1:
         if m is None:
             return ""
@@ -286,7 +287,7 @@ async def main(shell: Shell, argv: list[str]) -> int:
         args = args[1:]
     if not args:
         return await usage_error(shell, "expr", "missing operand", 2)
-    parser = Parser(args)
+    parser = Parser(args, shell.budget)
     try:
         value = parser.expr(True)
         if parser.pos < len(args):

@@ -7,6 +7,8 @@ items, as GNU does with /dev/null.
 
 from __future__ import annotations
 
+import errno
+
 from pysh.builtins._misc_util import (
     command_status,
     find_command,
@@ -451,9 +453,13 @@ async def main(shell: Shell, argv: list[str]) -> int:
             else:
                 opened = source = shell.open_input(name)
         except FileSystemError as e:
-            await shell.error("xargs", f"Cannot open input file {quote(name)}: "
-                                       f"{strerror(e.errno)}")
-            return 1
+            if e.errno == errno.EISDIR:  # GNU opens it and reads nothing
+                opened = None
+                source = NullInput()
+            else:
+                await shell.error("xargs", f"Cannot open input file {quote(name)}: "
+                                           f"{strerror(e.errno)}")
+                return 1
         child_stdin = None if name != "-" else NullInput()
     else:
         source = shell.stdin

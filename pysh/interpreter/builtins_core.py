@@ -10,6 +10,7 @@ import anyio
 
 from pysh.interpreter.errors import ExitShell, LoopControl, ReturnFromFunction
 from pysh.interpreter.printf import echo_unescape, printf
+from pysh.interpreter.state import Var
 from pysh.interpreter.syntax import ast as A
 from pysh.shellkit import FileSystemError, decode, encode
 from pysh.shellkit.confine import COMMAND_DIRS
@@ -172,6 +173,11 @@ async def change_dir(interp, target: str, physical: bool, name: str = "cd") -> i
             return 1
     else:
         new = _logical_join(interp.cwd, target)
+        # bash checks the path as written too: `cd missing/..` fails
+        if ".." in target.split("/") and not fs.is_dir(target if target.startswith("/")
+                                                       else interp.cwd.rstrip("/") + "/" + target):
+            await interp.diag(f"{name}: {target}: No such file or directory")
+            return 1
     try:
         st_ok = fs.is_dir(new)
         if not st_ok:
@@ -201,6 +207,12 @@ async def change_dir(interp, target: str, physical: bool, name: str = "cd") -> i
     old = interp.get_scalar("PWD") or interp.cwd
     interp.cwd = new
     interp.assign("OLDPWD", old)
+    oldpwd = interp.vars.lookup("OLDPWD")
+    if oldpwd is not None and not oldpwd.attrs & 1:  # bash exports OLDPWD once cd sets it
+        from pysh.interpreter.state import EXPORT
+
+        oldpwd.attrs |= EXPORT
+        interp.vars.env_version += 1
     interp.assign("PWD", new)
     return 0
 
@@ -353,6 +365,10 @@ async def b_eval(interp, argv):
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
+    elif args and len(args[0]) > 1 and args[0][0] == "-":
+        await interp.diag(f"eval: {args[0]}: invalid option")
+        await interp.err("eval: usage: eval [arg ...]\n")
+        return 2
     source = " ".join(args)
     if not source.strip():
         return 0
@@ -413,7 +429,8 @@ async def b_source(interp, argv):
     saved_line = interp.lineno
     try:
         interp.lineno = 0
-        return await interp.eval_string(decode(data), name=interp.argv0)
+        status = await interp.eval_string(decode(data), name=path)
+        return 1 if status == 2 and interp.last_parse_failed else status
     except ReturnFromFunction as r:
         return r.status
     finally:
@@ -448,6 +465,7 @@ async def b_exec(interp, argv):
 async def b_command(interp, argv):
     args = argv[1:]
     mode = None
+    default_path = False
     while args and args[0].startswith("-") and len(args[0]) > 1:
         a = args[0]
         if a == "--":
@@ -457,7 +475,7 @@ async def b_command(interp, argv):
             if c in "vV":
                 mode = c
             elif c == "p":
-                pass
+                default_path = True
             else:
                 await interp.diag(f"command: -{c}: invalid option")
                 await interp.err("command: usage: command [-pVv] command [arg ...]\n")
@@ -482,13 +500,41 @@ async def b_command(interp, argv):
         return status
     name = args[0]
     b = interp.session.builtins.get(name)
-    if b is not None:
+    if b is not None and name not in _SHELL_COMMANDS:
         return await b(interp, args)
+    if default_path:
+        # command -p: look the name up in the standard PATH, not $PATH
+        saved = interp.get_scalar("PATH")
+        saved_hash = dict(interp.hashed)
+        interp.hashed.clear()
+        pv = interp.vars.lookup("PATH")
+        old_value = pv.value if pv is not None else None
+        if pv is not None:
+            pv.value = "/usr/bin:/bin"
+        else:
+            interp.vars.globals["PATH"] = Var("/usr/bin:/bin")
+        try:
+            found = interp.find_command(name)
+        finally:
+            if pv is not None:
+                pv.value = old_value
+            elif saved is None:
+                interp.vars.globals.pop("PATH", None)
+            interp.hashed = saved_hash
+        if found is None:
+            await interp.diag(f"{name}: command not found")
+            return 127
+        func = interp.session.registry.get(name) if found[0] == "command" else None
+        if func is not None:
+            return await interp.run_registered(func, args, interp.fds, interp.env())
+        return await interp.run_script_file(found[1], args, interp.fds, interp.env())
     return await interp.run_external(args, [], [])
 
 
 @builtin("builtin")
 async def b_builtin(interp, argv):
+    if len(argv) > 1 and argv[1] == "--":
+        argv = argv[:1] + argv[2:]
     if len(argv) < 2:
         return 0
     b = interp.session.builtins.get(argv[1])
@@ -502,6 +548,11 @@ KEYWORDS = {"if", "then", "else", "elif", "fi", "case", "esac", "for", "select",
             "do", "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc"}
 
 
+# bash and sh are programs on a real system; pysh runs them in-process, but reports them as
+# the files they would be (`command -v bash` is /usr/bin/bash)
+_SHELL_COMMANDS = {"bash", "sh"}
+
+
 def describe(interp, name: str):
     if name in interp.aliases:
         return ("alias", interp.aliases[name])
@@ -509,10 +560,15 @@ def describe(interp, name: str):
         return ("keyword", None)
     if name in interp.funcs:
         return ("function", interp.funcs[name])
-    if name in interp.session.builtins:
+    if name in interp.session.builtins and name not in _SHELL_COMMANDS:
         return ("builtin", None)
-    found = interp.find_command(name) if "/" not in name else (
-        ("script", name) if interp.fs.is_file(name) else None)
+    if "/" in name:
+        import os
+
+        fs = interp.fs
+        found = ("script", name) if fs.is_file(name) and fs.access(name, os.X_OK) else None
+    else:
+        found = interp.find_command(name)
     if found is not None:
         return ("file", found[1])
     return None
@@ -612,9 +668,23 @@ async def b_enable(interp, argv):
 
 @builtin("help")
 async def b_help(interp, argv):
-    await interp.out("pysh: a bash-compatible shell running in a sandbox. Builtins:\n"
-                     + " ".join(sorted(interp.session.builtins)) + "\n")
-    return 0
+    names = sorted(interp.session.builtins)
+    topics = [a for a in argv[1:] if not a.startswith("-")]
+    if not topics:
+        await interp.out("pysh: a bash-compatible shell running in a sandbox. Builtins:\n"
+                         + " ".join(names) + "\n")
+        return 0
+    from pysh.interpreter import pattern as pat
+
+    status = 0
+    for t in topics:
+        hits = [n for n in names if pat.match(t + "*", n)]
+        if not hits:
+            await interp.diag(f"help: no help topics match `{t}'.  Try `help help' or `man -k {t}' or `info {t}'.")
+            status = 1
+            continue
+        await interp.out("".join(f"{n}: {n} [...]\n    the shell builtin {n}.\n" for n in hits))
+    return status
 
 
 @builtin("times")
@@ -930,9 +1000,118 @@ async def b_disown(interp, argv):
     return 0
 
 
+# ulimit: an emulated table (nothing real to limit in-process, except open files,
+# which redirections honour). letter: (description, unit text, multiplier, soft, hard)
+_UNLIMITED = None
+ULIMITS = {
+    "R": ("real-time non-blocking time", "microseconds", 1, None, None),
+    "c": ("core file size", "blocks", 1024, 0, None),
+    "d": ("data seg size", "kbytes", 1024, None, None),
+    "e": ("scheduling priority", "", 1, 0, 0),
+    "f": ("file size", "blocks", 1024, None, None),
+    "i": ("pending signals", "", 1, 15243, 15243),
+    "l": ("max locked memory", "kbytes", 1024, 8192 * 1024, 8192 * 1024),
+    "m": ("max memory size", "kbytes", 1024, None, None),
+    "n": ("open files", "", 1, 1024, 1048576),
+    "p": ("pipe size", "512 bytes", 512, 8 * 512, 8 * 512),
+    "q": ("POSIX message queues", "bytes", 1, 819200, 819200),
+    "r": ("real-time priority", "", 1, 0, 0),
+    "s": ("stack size", "kbytes", 1024, 8192 * 1024, None),
+    "t": ("cpu time", "seconds", 1, None, None),
+    "u": ("max user processes", "", 1, 15243, 15243),
+    "v": ("virtual memory", "kbytes", 1024, None, None),
+    "x": ("file locks", "", 1, None, None),
+}
+_RLIM_MAX = (1 << 64) - 1
+
+
+def ulimit_table(interp) -> dict:
+    t = getattr(interp, "ulimits", None)
+    if t is None:
+        t = interp.ulimits = {k: [v[3], v[4]] for k, v in ULIMITS.items()}
+    return t
+
+
 @builtin("ulimit")
 async def b_ulimit(interp, argv):
-    await interp.out("unlimited\n")
+    args = argv[1:]
+    soft = hard = False
+    show_all = False
+    res = []
+    value = None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("-") and len(a) > 1 and not a[1:].isdigit():
+            for c in a[1:]:
+                if c == "S":
+                    soft = True
+                elif c == "H":
+                    hard = True
+                elif c == "a":
+                    show_all = True
+                elif c in ULIMITS:
+                    res.append(c)
+                else:
+                    await interp.diag(f"ulimit: -{c}: invalid option")
+                    await interp.err("ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]\n")
+                    return 2
+            i += 1
+            continue
+        value = a
+        i += 1
+    table = ulimit_table(interp)
+    if show_all:
+        lines = []
+        for c, (desc, unit, mult, _, _) in ULIMITS.items():
+            cur = table[c][1 if hard and not soft else 0]
+            units = f"({unit}, -{c}) " if unit else f"(-{c}) "
+            shown = "unlimited" if cur is None else str(cur // mult)
+            lines.append(f"{desc:<20} {units:>20}{shown}\n")  # bash's "%-20s %20s"
+        await interp.out("".join(lines))
+        return 0
+    if not res:
+        res = ["f"]
+    if value is None:
+        for c in res:
+            cur = table[c][1 if hard and not soft else 0]
+            mult = ULIMITS[c][2]
+            await interp.out(("unlimited" if cur is None else str(cur // mult)) + "\n")
+        return 0
+    c = res[-1]
+    mult = ULIMITS[c][2]
+    if value == "unlimited":
+        new = None
+    elif value in ("hard", "soft"):
+        new = table[c][1 if value == "hard" else 0]
+    else:
+        if not value.isdigit():
+            await interp.diag(f"ulimit: {value}: invalid number")
+            return 1
+        new = int(value) * mult
+        if new > _RLIM_MAX - 1:
+            await interp.diag(f"ulimit: {value}: limit out of range")
+            return 1
+    if not soft and not hard:
+        soft = hard = True
+    cur_soft, cur_hard = table[c]
+
+    def gt(a, b):  # None is unlimited
+        if a is None:
+            return b is not None
+        return b is not None and a > b
+
+    if hard:
+        if gt(new, cur_hard):  # only root may raise a hard limit
+            await interp.diag(f"ulimit: {ULIMITS[c][0]}: cannot modify limit: Operation not permitted")
+            return 1
+    if soft and gt(new, cur_hard if not hard else new):
+        await interp.diag(f"ulimit: {ULIMITS[c][0]}: cannot modify limit: Invalid argument")
+        return 1
+    if hard:
+        table[c][1] = new
+    if soft:
+        table[c][0] = new
     return 0
 
 

@@ -180,22 +180,23 @@ async def b_declare(interp, argv):
                 status = 1
                 continue
             if func_names:
-                await interp.out(f"declare -f {n}\n" if print_mode or not operands and False else f"{n}\n")
+                await interp.out(f"{n}\n" if operands else f"declare -f {n}\n")
             else:
                 await interp.out(format_function(fn) + "\n")
         return status
 
     if not operands:
+        if cmd == "local":
+            # bash 5.2 lists the function's locals as name=value
+            frame = interp.vars.call_frame()
+            for name in sorted(frame.locals) if frame is not None else ():
+                v = frame.locals[name]
+                if v.value is not None:
+                    await interp.out(_set_line(name, v) + "\n")
+            return 0
         if print_mode or cmd in ("export", "readonly") or set_bits or clear_bits:
-            want = set_bits & ~(EXPORT if cmd == "export" and not (print_mode or set_bits & ~EXPORT) else 0)
-            if cmd == "export":
-                want = EXPORT
-            if cmd == "readonly":
-                want = READONLY
             for name, v in interp.vars.visible():
-                if want and not (v.attrs & want) and not (want & ARRAY and isinstance(v.value, dict)):
-                    continue
-                if cmd == "export" and not v.attrs & EXPORT:
+                if set_bits and not (_effective_attrs(v) & set_bits):
                     continue
                 await interp.out(declare_line(name, v) + "\n")
             return 0
@@ -235,13 +236,23 @@ async def b_declare(interp, argv):
                 await interp.diag(f"{cmd}: `{word}': not a valid identifier")
                 status = 1
                 continue
-            var = _get_or_create(interp, name, local, set_bits)
+            bits = set_bits
+            if cmd == "readonly" and not eq:
+                bits &= ~(ARRAY | ASSOC)  # bash: `readonly -a x` (no value) marks x readonly only
+            var = _get_or_create(interp, name, local, bits)
             if var.attrs & READONLY and (eq or set_bits & ~READONLY or clear_bits & READONLY):
                 if eq or clear_bits:
                     await interp.diag(f"{cmd}: {name}: readonly variable")
                     status = 1
                     continue
-            _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
+            _apply_attrs(interp, name, var, bits & ~READONLY, clear_bits)
+            if eq and (set_bits & NAMEREF or (var.attrs & NAMEREF and not clear_bits & NAMEREF)
+                       and cmd != "export"):
+                # declare -n ref=target: the reference itself changes, not what it names
+                var.value = value
+                if set_bits & READONLY:
+                    var.attrs |= READONLY
+                continue
             if eq:
                 if index is not None:
                     interp.assign_key(name, index, value, append=append, local=local)
@@ -257,6 +268,13 @@ async def b_declare(interp, argv):
             await interp.diag(f"{cmd}: {e.message}" if not e.message.startswith(cmd) else e.message)
             status = 1
     return status
+
+
+def _effective_attrs(v: Var) -> int:
+    a = v.attrs
+    if isinstance(v.value, dict) and not a & ASSOC:
+        a |= ARRAY
+    return a
 
 
 def _valid(name: str) -> bool:
@@ -362,16 +380,17 @@ async def b_unset(interp, argv):
                 interp.vars.unset(base)
                 continue
             if isinstance(v.value, dict):
-                if v.attrs & ASSOC:
-                    v.value.pop(sub, None)
-                else:
-                    try:
-                        key = interp._int_index(sub, v)
-                    except ShellError as e:
-                        await interp.diag(f"unset: {e.message}")
-                        status = 1
-                        continue
-                    v.value.pop(key, None)
+                try:
+                    key = await interp.expand_subscript(base, sub)
+                except ShellError as e:
+                    await interp.diag(f"unset: {e.message}")
+                    status = 1
+                    continue
+                if not v.attrs & ASSOC and isinstance(key, int) and key < 0:
+                    await interp.diag(f"unset: [{sub}]: bad array subscript")
+                    status = 1
+                    continue
+                v.value.pop(key, None)
             elif sub in ("0",):
                 v.value = None
             continue
@@ -435,6 +454,9 @@ async def b_set(interp, argv):
             if i + 1 < len(args):
                 interp.set_positional(args[i + 1:])
             return 0
+        if a == "+":  # a lone + is an ignored flag
+            i += 1
+            continue
         if a in ("-o", "+o"):
             on = a == "-o"
             if i + 1 >= len(args) or args[i + 1].startswith(("-", "+")):
@@ -451,6 +473,8 @@ async def b_set(interp, argv):
                 return 2
             if on:
                 interp.opts.add(name)
+                if name in ("vi", "emacs"):  # the two editing modes exclude each other
+                    interp.opts.discard("emacs" if name == "vi" else "vi")
             else:
                 interp.opts.discard(name)
             i += 2

@@ -98,8 +98,7 @@ def var_is_set(interp, name: str) -> bool:
         if sub in ("@", "*"):
             return bool(v.value) if isinstance(v.value, dict) else True
         if isinstance(v.value, dict):
-            key = sub if v.is_assoc else interp._int_index(sub, v)
-            return key in v.value
+            return interp.expand_subscript_sync(base, sub) in v.value
         return sub in ("0",)
     v = interp.vars.lookup(name)
     if v is None:

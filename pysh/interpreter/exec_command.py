@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from pysh.interpreter.filesystems import MountedFileSystem
 from pysh.shellkit import Budget, CommandRegistry, Confinement, Limits, Mount, MountTable, Shell
-from pysh.shellkit.tempdirs import new_uuid, system_temp_root
+from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
 
 TEMP_PREFIX = "swiftbash-"
 WORKSPACE_PREFIX = "pysh-workspace-"
@@ -42,10 +42,7 @@ def synthetic_env(workspace: str) -> dict[str, str]:
 
 def _remove(path: str | None) -> None:
     if path:
-        import shutil
-
-        # shutil.rmtree is fd-based on Linux: it does not follow symlinks planted inside.
-        shutil.rmtree(path, ignore_errors=True)
+        remove_tree(path)  # fd-based: symlinks planted inside are removed, never followed
 
 
 def _cleanup(table: MountTable | None, temp_dir: str | None, workspace_dir: str | None) -> None:

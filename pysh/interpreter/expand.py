@@ -200,6 +200,8 @@ class Expander:
                 out.append(parts[0].text)
                 continue
             for bparts in brace_expand(parts, limit) if _has_brace(parts) else (parts,):
+                if bparts is not parts:
+                    bparts = _retilde(bparts)
                 segs = await self.expand_parts(bparts, False)
                 for f in _segs_to_fields(segs, self.ifs(), True):
                     out.extend(self.glob_field(f))
@@ -319,6 +321,8 @@ class Expander:
             return old if old is not None else "~-"
         if user == self.session.user:
             return self.session.home
+        if user == "root":  # the one other account the sandbox's passwd would list
+            return "/root"
         if user in ("+", "-") or user[:1] in "+-" and user[1:].isdigit():
             return self.dirs_entry(user)
         return "~" + user
@@ -337,15 +341,27 @@ class Expander:
         index = p.index
         is_all = index is not None and index.text in ("@", "*")
         if p.indirect:
-            if is_all:  # ${!a[@]}: the keys
+            if is_all and op is None:  # ${!a[@]}: the keys
                 keys = self.array_keys(name)
                 return self._multi(keys, quoted, star=(index.text == "*"))
-            target = self.get_param_value(name)
-            if target is None:
-                if "nounset" in self.opts:
-                    raise NounsetError(name)
-                raise ExpansionError(f"{name}: invalid indirect expansion", status=1, action="line")
-            name, index, is_all = self._parse_indirect(target)
+            if is_all:
+                # ${!a[@]OP}: indirection through the (joined) values, then OP
+                values = self.array_values(name)
+                target = " ".join(values) if values else None
+                if target is None:
+                    if "nounset" in self.opts:
+                        raise NounsetError(name)
+                    raise ExpansionError(f"{name}: invalid indirect expansion", status=1,
+                                         action="line")
+                name, index, is_all = self._parse_indirect(target)
+            else:
+                target = self.get_param_value(name)
+                if target is None:
+                    if "nounset" in self.opts:
+                        raise NounsetError(name)
+                    raise ExpansionError(f"{name}: invalid indirect expansion", status=1,
+                                         action="line")
+                name, index, is_all = self._parse_indirect(target)
         if p.length:
             return [(await self._length(name, index, is_all), QUOTED if quoted else EXP)]
 
@@ -372,11 +388,14 @@ class Expander:
             colon = op[0] == ":"
             base = op[-1]
             if multi:
-                empty = not values or (colon and star and "".join(values) == "") or (
-                    colon and not star and all(v == "" for v in values) and len(values) <= 1)
-                present = is_set and not (colon and empty)
-                if not values:
-                    present = False
+                # bash: "${a[*]}" is null when its IFS-joined value is; otherwise (@, or *
+                # unquoted) when there are no elements, or just one empty one
+                if star and quoted:
+                    ifs = self.ifs()
+                    null = (DEFAULT_IFS[0] if ifs is None else ifs[:1]).join(values) == ""
+                else:
+                    null = not values or (len(values) == 1 and values[0] == "")
+                present = bool(values) and not (colon and null)
             else:
                 present = is_set and not (colon and value == "")
             if base == "-":
@@ -404,8 +423,8 @@ class Expander:
                 return self._multi(values, quoted, star) if multi else [(value, QUOTED if quoted else EXP)]
             msg = await self.expand_word(p.arg) if p.arg else (
                 "parameter null or not set" if colon else "parameter not set")
-            raise ExpansionError(f"{self._param_display(name, index)}: {msg}", status=127
-                                 if not self.interactive else 1, fatal=True)
+            raise ExpansionError(f"{self._param_display(name, index)}: {msg}", status=1,
+                                 fatal=True)
 
         # every other operator works on the value(s)
         if multi:
@@ -478,7 +497,7 @@ class Expander:
     def _parse_indirect(self, target: str):
         if "[" in target and target.endswith("]"):
             base, _, sub = target[:-1].partition("[")
-            idx = A.ArithExpr(A.Word([A.Lit(sub)], sub), None, sub)
+            idx = A.ArithExpr(self.subscript_word(sub), None, sub)
             return base, idx, sub in ("@", "*")
         if not (target.isidentifier() or target.isdigit() or target in ("@", "*", "#", "?", "-", "$", "!", "0")):
             raise ExpansionError(f"{target}: invalid variable name", status=1, action="line")
@@ -705,6 +724,24 @@ def _case_mod(s: str, op: str, pattern: str | None) -> str:
     if ok(c):
         c = c.upper() if op == "^" else c.lower()
     return c + s[1:]
+
+
+def _retilde(parts: list) -> list:
+    """After brace expansion a word may begin with ``~`` (``~{/src,root}``): a tilde prefix."""
+    if not parts or type(parts[0]) is not A.Lit or not parts[0].text.startswith("~"):
+        return parts
+    k = 0
+    while k < len(parts) and type(parts[k]) is A.Lit:
+        k += 1
+    parts = [A.Lit("".join(p.text for p in parts[:k]))] + list(parts[k:])
+    text = parts[0].text
+    user, slash, rest = text[1:].partition("/")
+    if not slash and len(parts) > 1 and type(parts[1]) is not A.Lit:
+        return parts
+    new = [A.Tilde(user)]
+    if slash:
+        new.append(A.Lit("/" + rest))
+    return new + list(parts[1:])
 
 
 def _has_brace(parts: list) -> bool:

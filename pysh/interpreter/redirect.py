@@ -33,6 +33,13 @@ class DuplexFile(InputStream, OutputStream):
             return b""
 
     async def write(self, data: bytes) -> None:
+        # one fd, one offset: what was read ahead into the buffer is given back first
+        if self._buf:
+            try:
+                self.file.seek(-len(self._buf), 1)
+            except OSError:
+                pass
+            self._buf.clear()
         self.file.write(data)
         self.file.flush()
 
@@ -215,6 +222,9 @@ async def _open(interp, op: str, path: str, fds: dict):
         if s is None:
             raise FileSystemError(errno.EBADF, path)
         return s.dup()
+    limits = getattr(interp, "ulimits", None)
+    if limits is not None and limits["n"][0] is not None and len(fds) >= limits["n"][0]:
+        raise FileSystemError(errno.EMFILE, path)  # ulimit -n
     fs = interp.fs
     perm = 0o666 & ~interp.umask
     if op == "<":
@@ -229,7 +239,7 @@ async def _open(interp, op: str, path: str, fds: dict):
         return DuplexFile(f)
     if op in (">>", "&>>"):
         return FileOutput(fs.open(path, "ab", perm=perm))
-    if op == ">" and "noclobber" in interp.opts:
+    if op in (">", "&>") and "noclobber" in interp.opts:
         try:
             return FileOutput(fs.open(path, "xb", perm=perm))
         except FileSystemError as e:

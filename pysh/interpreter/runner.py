@@ -169,7 +169,8 @@ class Interp(Expander):
         self._path_cache: tuple[str, list[str]] | None = None
         self.hashed: dict[str, str] = {}
         self.decl_assigns: dict = {}  # argv index -> (Assign, prepared) of the last expansion
-        self.procsub_fds: list[int] = []  # fds of <(...) / >(...) to close after the command
+        self.procsub_fds: list = []  # (fd table, fd, stream) of <(...) / >(...) to close after
+        self.last_parse_failed = False
         self._init_vars(env if env is not None else session.root.env)
 
     # ------------------------------------------------------------------ setup
@@ -193,7 +194,14 @@ class Interp(Expander):
         g["BASH_VERSINFO"] = Var(dict(enumerate(BASH_VERSINFO)), READONLY)
         shlvl = env.get("SHLVL", "0")
         g["SHLVL"] = Var(str(int(shlvl) + 1 if shlvl.isdigit() else 1), EXPORT)
-        if "PWD" not in g or g["PWD"].value != self.cwd:
+        if "PWD" not in g:
+            # no PWD inherited: start from the physical directory, as bash does
+            try:
+                self.cwd = self.session.root.fs.at("/").realpath(self.cwd)
+            except (FileSystemError, OSError):
+                pass
+            g["PWD"] = Var(self.cwd, EXPORT)
+        elif g["PWD"].value != self.cwd:
             g["PWD"] = Var(self.cwd, EXPORT)
         if "HOSTNAME" not in g:
             g["HOSTNAME"] = Var("sandbox")
@@ -221,6 +229,8 @@ class Interp(Expander):
         new.env_cache = None
         new.hashed = dict(self.hashed)
         new.procsub_fds = []
+        # bash: break/continue do nothing across a subshell boundary
+        new.loop_depth = 0
         return new
 
     def close_fds(self) -> None:
@@ -347,8 +357,7 @@ class Interp(Expander):
                     vv = self.vars.lookup(base)
                     if vv is None or not isinstance(vv.value, dict):
                         return None
-                    key = sub if vv.attrs & ASSOC else self._int_index(sub, vv)
-                    return vv.value.get(key)
+                    return vv.value.get(self.expand_subscript_sync(base, sub))
                 return self.get_param_value(target)
         if v is None:
             return self.dynamic_var(name)
@@ -358,6 +367,77 @@ class Interp(Expander):
         if val is None and name in _DYNAMIC:
             return self.dynamic_var(name)
         return val
+
+    # -- subscripts that arrive as text at run time (namerefs, ${!ref}, unset 'a[$k]') --
+    def subscript_word(self, text: str) -> A.Word:
+        """``text`` (what is between [ and ]) parsed as a word, cached."""
+        hit = _SUBSCRIPT_WORDS.get(text)
+        if hit is not None:
+            return hit
+        from pysh.interpreter.syntax import ParseError, parse
+
+        word = A.Word([A.Lit(text)], text)
+        if any(c in text for c in "$`'\"\\"):
+            try:
+                prog = parse(": " + text)
+                cmd = prog.body[0] if len(prog.body) == 1 else None
+                if type(cmd) is A.Simple and len(cmd.words) >= 2 and not cmd.redirs:
+                    parts = []
+                    for i, w in enumerate(cmd.words[1:]):
+                        if i:
+                            parts.append(A.Lit(" "))
+                        parts.extend(w.parts)
+                    word = A.Word(parts, text)
+            except ParseError:
+                pass
+        if len(_SUBSCRIPT_WORDS) > 4096:
+            _SUBSCRIPT_WORDS.clear()
+        _SUBSCRIPT_WORDS[text] = word
+        return word
+
+    async def expand_subscript(self, base: str, text: str):
+        """The key ``base[text]`` names: expanded; an int for indexed arrays."""
+        word = self.subscript_word(text)
+        v = self.vars.lookup(base)
+        if v is not None and v.attrs & ASSOC:
+            return await self.expand_key(word)
+        return self._int_index(await self.expand_word(word), v)
+
+    def expand_subscript_sync(self, base: str, text: str):
+        """The same where no await is possible: quotes, $name and ${name} only."""
+        v = self.vars.lookup(base)
+        out = []
+        i, n = 0, len(text)
+        while i < n:
+            c = text[i]
+            if c == "'":
+                j = text.find("'", i + 1)
+                j = n if j < 0 else j
+                out.append(text[i + 1:j])
+                i = j + 1
+            elif c == '"':
+                i += 1
+            elif c == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 2
+            elif c == "$" and i + 1 < n and (text[i + 1] == "{" or text[i + 1].isalpha() or text[i + 1] == "_"):
+                if text[i + 1] == "{":
+                    j = text.find("}", i + 2)
+                    j = n if j < 0 else j
+                    name, i = text[i + 2:j], j + 1
+                else:
+                    j = i + 1
+                    while j < n and (text[j].isalnum() or text[j] == "_"):
+                        j += 1
+                    name, i = text[i + 1:j], j
+                out.append(self.get_param_value(name) or "")
+            else:
+                out.append(c)
+                i += 1
+        key = "".join(out)
+        if v is not None and v.attrs & ASSOC:
+            return key
+        return self._int_index(key, v)
 
     def dynamic_var(self, name: str) -> str | None:
         if name == "RANDOM":
@@ -419,15 +499,16 @@ class Interp(Expander):
         return names
 
     def dash_flags(self) -> str:
-        from pysh.interpreter.state import SET_OPTIONS
+        """``$-``: the set flags in bash's own order, then i, and c (-c) or s (stdin)."""
+        from pysh.interpreter.state import SHORT_TO_LONG
 
-        flags = "".join(sorted(SET_OPTIONS[o] for o in self.opts if SET_OPTIONS.get(o)))
-        if "hashall" in self.opts:
-            pass
-        return flags + ("i" if self.interactive else "") + ("s" if self.session_reads_stdin() else "")
-
-    def session_reads_stdin(self) -> bool:
-        return getattr(self, "reading_stdin", False)
+        on = self.opts
+        flags = "".join(c for c in "abefhikmnprtuvxBCEHPT"
+                        if c in SHORT_TO_LONG and SHORT_TO_LONG[c] in on)
+        if self.interactive:
+            flags = flags.replace("h", "hi", 1) if "h" in flags else flags + "i"
+        mode = getattr(self, "invocation", "")
+        return flags + ("c" if mode == "c" else "s" if mode == "stdin" else "")
 
     # -- arrays --------------------------------------------------------------
     def is_assoc(self, name: str) -> bool:
@@ -545,7 +626,8 @@ class Interp(Expander):
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
-                    self.assign_key(base, sub, value, append=append)
+                    self.assign_key(base, self.expand_subscript_sync(base, sub), value,
+                                    append=append)
                     return
                 name = target
         if not _valid_name(name):
@@ -763,7 +845,9 @@ class Interp(Expander):
             await self.diag(e.message)
             if isinstance(e, ExpansionError) and e.action != "command":
                 if e.action == "exit" and not self.interactive:
-                    raise ExitShell(e.status) from None
+                    # bash: 127 for `bash -c`, 1 for a script or stdin
+                    raise ExitShell(127 if getattr(self, "invocation", "") == "c" else e.status) \
+                        from None
                 raise AbortLine(e.status) from None
             status = e.status
             self.status = status
@@ -891,7 +975,7 @@ class Interp(Expander):
         builtin = None if fn is not None else self.session.builtins.get(name)
         if fn is None and builtin is None:
             return await self.run_external(argv, assigns, redirs)
-        if name == "exec" and fn is None and len(argv) == 1:
+        if name == "exec" and fn is None and (len(argv) == 1 or argv[1:] == ["--"]):
             # `exec` with only redirections: they stay, in this shell's own fd table
             for a in assigns:
                 await self.do_assign(a)
@@ -1027,6 +1111,8 @@ class Interp(Expander):
             try:
                 fs = self.fs
                 if fs.is_file(cand) and fs.access(cand, os.X_OK):
+                    if not cand.startswith("./") and d != ".":
+                        self.hashed[name] = cand  # bash hashes what PATH found, until hash -r
                     return ("script", cand)
             except (FileSystemError, OSError):
                 continue
@@ -1147,15 +1233,14 @@ class Interp(Expander):
         child.pid = self.session.new_pid()
         child.umask = self.umask
         child.subshell_level = 0
+        child.budget = self.budget
         return child
 
     async def run_source(self, source: str, name: str | None = None) -> int:
         """Run a whole script in this shell, command by command (as bash does)."""
         from pysh.interpreter.syntax import CommandReader
 
-        lines = iter(source.splitlines(keepends=True))
-        reader = CommandReader(lambda: next(lines, None), name=name or self.argv0,
-                               extglob=lambda: True)
+        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True)
         try:
             return await self.run_reader(reader)
         finally:
@@ -1230,16 +1315,17 @@ class Interp(Expander):
         """Parse and run ``source`` in this shell (eval, traps, source)."""
         from pysh.interpreter.syntax import CommandReader
 
-        lines = iter(source.splitlines(keepends=True))
-        reader = CommandReader(lambda: next(lines, None), name=name or self.argv0,
-                               extglob=lambda: True, line=self.lineno or 1)
+        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
+                               line=self.lineno or 1)
         status = 0
+        self.last_parse_failed = False
         while True:
             try:
                 prog = next(reader)
             except StopIteration:
                 break
             except ParseError as e:
+                self.last_parse_failed = True
                 await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
                                         if name is None else f"{name}: line {e.line}") + "\n")
                 return 2
@@ -1413,6 +1499,8 @@ class Interp(Expander):
         mark = len(self.procsub_fds)
         red = await self.apply_redirs(redirs)
         if red is None:
+            self.status = 1
+            await self.check_errexit(1)
             return 1
         saved, self.fds = self.fds, red.fds
         try:
@@ -1611,7 +1699,10 @@ class Interp(Expander):
     async def exec_funcdef(self, node: A.FunctionDef) -> int:
         name = node.name
         if name in _SPECIAL_BUILTINS and "posix" in self.opts:
-            raise ShellError(f"`{name}': is a special builtin")
+            await self.diag(f"`{name}': is a special builtin")
+            if not self.interactive:
+                raise ExitShell(2)
+            return 2
         self.funcs[name] = node
         return 0
 
@@ -1773,9 +1864,13 @@ class Interp(Expander):
         child.close_fds()
         child.fds = {k: s.dup() for k, s in shell.fds.items()}
         child.cwd = shell.cwd
+        child.budget = shell.budget  # `timeout` runs its command under a scoped budget
         for k, v in shell.env.items():
             if child.get_scalar(k) != v:
                 child.vars.globals[k] = Var(v, EXPORT)
+        for k, var in list(child.vars.visible()):  # `env -i`, `env -u NAME`
+            if var.attrs & EXPORT and k not in shell.env:
+                child.vars.unset(k)
         child.vars.env_version += 1
         try:
             if not argv:
@@ -1796,6 +1891,7 @@ class Interp(Expander):
     async def run_script(self, shell: Shell, source: str) -> int:
         child = self.new_shell(shell.fds, dict(shell.env), argv0="sh")
         child.cwd = shell.cwd
+        child.budget = shell.budget
         return await child.run_source(source, name="sh")
 
     def processes(self) -> list[ProcessInfo]:
@@ -1830,6 +1926,9 @@ class Interp(Expander):
 
 
 COMMAND_MARKER_PREFIX = b"#!/usr/bin/env pysh-command"
+
+
+_SUBSCRIPT_WORDS: dict = {}
 
 
 class BadSubscript(Exception):

@@ -68,6 +68,7 @@ async def run_child_shell(interp, argv: list[str]) -> int:
     if command is not None:
         name = rest[0] if rest else argv[0]
         child = interp.new_shell(interp.fds, env, argv0=name, args=rest[1:])
+        child.invocation = "c"
         _apply(child, on, off)
         if "noexec" in on:
             return await _syntax_only(child, command)
@@ -108,3 +109,12 @@ async def _syntax_only(child, source: str) -> int:
         return 2
     child.close_fds()
     return 0
+
+
+async def command(shell, argv: list[str]) -> int:
+    """``bash``/``sh`` as commands (``/usr/bin/bash``, ``env bash``, ``xargs sh -c``): the
+    interpreter runs them, since a shell needs one; the builtin does the work."""
+    if shell.executor is None:
+        await shell.error(argv[0], "no interpreter to run a shell")
+        return 127
+    return await shell.executor.run_argv(shell, argv)

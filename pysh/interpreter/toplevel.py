@@ -38,31 +38,55 @@ def _set_budget(interp: Interp, budget: Budget) -> None:
     interp.budget = budget
 
 
-async def run_main(interp: Interp, body) -> int:
+async def run_main(interp: Interp, body, *, task_group=None) -> int:
     """Run ``body(interp)`` (a coroutine function) as one top-level run.
 
     Owns the task group background jobs and process substitutions live in,
     applies the wall-clock deadline, and turns limits into clean diagnostics.
+    With ``task_group`` (anything with ``start_soon``, e.g. a long-lived group of
+    the REPL or the API), background work goes there instead and outlives the run:
+    its owner decides when it ends.
     """
     session = interp.session
     budget = interp.budget
     remaining = budget.remaining()
+    err_stream = interp.fds.get(2)  # kept: the body may close the shell's fds when it ends
+
+    async def report(text: str) -> None:
+        if err_stream is not None:
+            try:
+                await err_stream.write(text.encode("utf-8", "surrogateescape"))
+            except Exception:  # noqa: BLE001 - nowhere left to report to
+                pass
+
     status = 0
     timed_out = False
     try:
-        with anyio.move_on_after(remaining if remaining is not None else float("inf")) as scope:
-            async with anyio.create_task_group() as tg:
-                session.task_group = tg
-                try:
+        if task_group is not None:
+            session.task_group = task_group
+            try:
+                if remaining is None:
                     status = await body(interp)
-                    await _let_jobs_finish(session)
-                finally:
-                    session.task_group = None
-                    tg.cancel_scope.cancel()
-        if scope.cancelled_caught:
-            timed_out = True
+                else:
+                    with anyio.move_on_after(remaining) as scope:
+                        status = await body(interp)
+                    timed_out = scope.cancelled_caught
+            finally:
+                session.task_group = None
+        else:
+            with anyio.move_on_after(remaining if remaining is not None else float("inf")) as scope:
+                async with anyio.create_task_group() as tg:
+                    session.task_group = tg
+                    try:
+                        status = await body(interp)
+                        await _let_jobs_finish(session)
+                    finally:
+                        session.task_group = None
+                        tg.cancel_scope.cancel()
+            if scope.cancelled_caught:
+                timed_out = True
     except LimitExceeded as e:
-        await interp.err(f"{interp.argv0}: {e}\n")
+        await report(f"{interp.argv0}: {e}\n")
         return e.status
     except Interrupted:
         return 130
@@ -71,21 +95,21 @@ async def run_main(interp: Interp, body) -> int:
     except BaseExceptionGroup as eg:  # noqa: F821 - a limit raised inside a task group
         limit = _first(eg, LimitExceeded)
         if limit is not None:
-            await interp.err(f"{interp.argv0}: {limit}\n")
+            await report(f"{interp.argv0}: {limit}\n")
             return limit.status
         if _first(eg, Interrupted) is not None:
             return 130
         ex = _first(eg, ExitShell)
         if ex is not None:
             return ex.status
-        await interp.err(f"{interp.argv0}: internal error ({_describe(eg)})\n")
+        await report(f"{interp.argv0}: internal error ({_describe(eg)})\n")
         return 1
     except Exception as e:  # noqa: BLE001 - never a traceback in the script's output
-        await interp.err(f"{interp.argv0}: internal error ({type(e).__name__})\n")
+        await report(f"{interp.argv0}: internal error ({type(e).__name__})\n")
         return 1
     if timed_out:
         err = budget.timeout_error()
-        await interp.err(f"{interp.argv0}: {err}\n")
+        await report(f"{interp.argv0}: {err}\n")
         return err.status
     return status
 

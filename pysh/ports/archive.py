@@ -758,6 +758,22 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
     for k, _ in opts:
         if k.isdigit():
             level = int(k)
+    if "r" in keys:
+        await shell.stderr.write(b"gzip: -r (recursive) is not supported by pysh's gzip\n")
+        return 1
+    if "t" in keys:  # --test: decompress everything, keep nothing
+        status = 0
+        for name in files or ["-"]:
+            try:
+                data = await _read_stdin(shell) if name == "-" else _common.read_file(shell, name)
+                _gunzip_bytes(data)
+            except FileSystemError as e:
+                await shell.stderr.write(encode(f"gzip: {name}: {os.strerror(e.errno)}\n"))
+                status = 1
+            except (OSError, EOFError, zlib.error):
+                await shell.stderr.write(encode(f"\ngzip: {name}: not in gzip format\n"))
+                status = 1
+        return status
     decompress = "d" in keys or invoked in ("gunzip", "zcat")
     to_stdout = "c" in keys or invoked == "zcat"
     keep = "k" in keys

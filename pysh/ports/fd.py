@@ -74,8 +74,7 @@ VALUED = {"-d": "max_depth", "--max-depth": "max_depth", "--maxdepth": "max_dept
           "--min-depth": "min_depth", "--exact-depth": "exact_depth", "-E": "exclude",
           "--exclude": "exclude", "-t": "type", "--type": "type", "-e": "extension",
           "--extension": "extension", "-c": "color", "--color": "color", "-j": "threads",
-          "--threads": "threads", "--max-results": "max_results", "--and": "and",
-          "--base-directory": "base"}
+          "--threads": "threads", "--max-results": "max_results", "--and": "and"}
 TYPES = {"f": "f", "file": "f", "d": "d", "dir": "d", "directory": "d", "l": "l",
          "symlink": "l", "x": "x", "executable": "x", "e": "e", "empty": "e", "s": "s",
          "socket": "s", "p": "p", "pipe": "p"}

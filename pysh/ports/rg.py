@@ -656,6 +656,12 @@ class Search:
     async def _search_path(self, p: str, implicit: bool) -> None:
         shell = self.shell
         o = self.o
+        if p == "-":
+            data = await shell.stdin.read()
+            self._begin_file()
+            self._search_data(data, "<stdin>", explicit=True)
+            await self._flush_file(self.sink, self.group)
+            return
         try:
             st = _common.vstat(shell, p)
         except FileSystemError as e:

@@ -24,7 +24,8 @@ path; Python's own ``OSError`` text (host paths) never leaves this module.
 Besides the mounts, the namespace has synthetic, read-only nodes: the
 ancestors of mount points (``/`` lists the mount points), ``/dev`` with
 ``null zero full random urandom stdin stdout stderr fd/N``, and the command
-directories ``/bin``, ``/usr/bin``, ``/usr/local/bin`` listing the registry.
+directories ``/usr/bin`` and ``/bin`` listing the registry (``/usr/local/bin`` exists,
+empty, as on a fresh system: ``command -v cat`` says ``/usr/bin/cat``).
 """
 
 from __future__ import annotations
@@ -36,10 +37,13 @@ import re
 import stat as _stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.mounts import Mount, MountTable, is_under, split_components
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MAX_SYMLINKS = 40
 
@@ -53,7 +57,7 @@ COMMAND = "command"  # an entry of a virtual command directory
 DEVICES = {"null": "/dev/null", "zero": "/dev/zero", "full": "/dev/full",
            "random": "/dev/urandom", "urandom": "/dev/urandom"}
 STREAMS = {"stdin": 0, "stdout": 1, "stderr": 2}
-COMMAND_DIRS = ("/bin", "/usr/bin", "/usr/local/bin")
+COMMAND_DIRS = ("/bin", "/usr/bin")
 COMMAND_MARKER = b"#!/usr/bin/env pysh-command\n"
 
 _O_WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -200,6 +204,8 @@ class Confinement:
             extra = {"bin", "local"}
         elif vpath == "/usr/local":
             extra = {"bin"}
+        elif vpath == "/usr/local/bin":
+            extra = set()
         elif vpath in COMMAND_DIRS:
             extra = self.command_names()
         if names is None and extra is None:
@@ -442,6 +448,8 @@ class Confinement:
         m = res.mount
         assert m is not None
         rel = res.vpath[len(m.virtual):]
+        from pathlib import Path  # only door B needs it: kept off the start-up path
+
         return Path(m.host_real + rel)
 
     def to_virtual(self, host_path: str | os.PathLike) -> str:
@@ -795,6 +803,8 @@ class Confinement:
         res = self.resolve(vpath, follow=follow)
         with res:
             if res.kind == DEVICE:
+                from pathlib import Path
+
                 return Path(DEVICES[res.vpath.rsplit("/", 1)[1]])
             if res.kind != HOST:
                 raise _err(errno.EACCES, vpath)

@@ -8,7 +8,7 @@ API (stable)
 
 ``compile_posix(pattern, *, extended=False, icase=False, bytes_mode=False,
 multiline=False, dot_newline=None, eol="\n", dialect="posix", longest=True,
-budget=None) -> Regex``
+anchor=None, budget=None) -> Regex``
 
     ``pattern`` is a ``str`` (undecodable bytes carried as surrogates, see
     :mod:`pysh.shellkit.text`), ``bytes``, or a sequence of them (the
@@ -57,6 +57,8 @@ budget=None) -> Regex``
       engine's POSIX flag (slower). Plain greedy quantifiers already give the
       longest match. Pass ``longest=False`` when only "does it match" matters
       (grep without ``-o``) to keep the faster engine mode.
+    * ``anchor``: ``"line"`` (grep -x: the whole pattern must match a whole line)
+      or ``"word"`` (grep -w: not preceded or followed by a word character).
     * ``budget``: the run's :class:`~pysh.shellkit.limits.Budget`; see
       "Pathological patterns" below. ``Regex.with_budget(b)`` rebinds a
       compiled (cached) pattern.
@@ -66,8 +68,10 @@ budget=None) -> Regex``
     ``\h``, ``\v``, ``\R``, ``\N``, ``\e``, ``\x{...}``, ``\o{...}``, verbs such as
     ``(*UCP)`` dropped); ``\d \w \s \b`` are ASCII as in grep 3.8.
 
-``compile_fixed(strings, *, icase=False, bytes_mode=False, longest=True, budget=None)``
-    ``grep -F`` / ``fgrep``: literal strings as one pattern.
+``compile_fixed(strings, *, icase=False, bytes_mode=False, longest=True, anchor=None,
+multiline=False, eol="\n", budget=None)``
+    ``grep -F`` / ``fgrep``: literal strings as one pattern (the longest string wins
+    at a position).
 
 ``translate(...)`` takes ``compile_posix``'s arguments and returns the
 :class:`Translation` (the Python pattern text, group count, flags, risk) without

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from pysh.shellkit.confine import HOST, STREAM, Confinement, WalkDir
@@ -26,6 +25,8 @@ from pysh.shellkit.streams import (
 from pysh.shellkit.text import encode
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pysh.shellkit.commands import CommandRegistry
     from pysh.shellkit.filesystem import FileSystem
 

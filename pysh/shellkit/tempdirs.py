@@ -30,3 +30,56 @@ def new_uuid() -> str:
     b[8] = (b[8] & 0x3F) | 0x80
     h = b.hex()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def remove_tree(path: str) -> None:
+    """Remove a directory tree without following symlinks planted inside it (fd-based,
+    like shutil.rmtree on Linux, without importing shutil and its compression modules).
+    Errors are ignored: this is clean-up."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        return
+    try:
+        _clear_dir(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+def _clear_dir(dfd: int) -> None:
+    try:
+        entries = list(os.scandir(dfd))
+    except OSError:
+        return
+    for e in entries:
+        try:
+            is_dir = e.is_dir(follow_symlinks=False)
+        except OSError:
+            is_dir = False
+        if is_dir:
+            try:
+                sub = os.open(e.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                              dir_fd=dfd)
+            except OSError:
+                continue
+            try:
+                _clear_dir(sub)
+            finally:
+                os.close(sub)
+            try:
+                os.rmdir(e.name, dir_fd=dfd)
+            except OSError:
+                pass
+        else:
+            try:
+                os.unlink(e.name, dir_fd=dfd)
+            except OSError:
+                pass

@@ -50,17 +50,27 @@ def _limit(rx) -> int:
 class AwkRegex:
     """One compiled awk regex bound to the run's budget."""
 
-    __slots__ = ("source", "search", "extent", "_rx")
+    __slots__ = ("source", "search", "extent", "_rx", "fast_sub", "fast_lim")
 
     def __init__(self, source: str, budget=None):
         self.source = source
         rx = self._rx = _compile(source, False, budget)
         self.search = _searcher(rx)
         longest = _compile(source, True, budget)
+        self.fast_sub = None
+        self.fast_lim = -1
         if longest.posix:
             self.extent = longest.search
         else:
             self.extent = _searcher(rx, with_pos=True)
+            fast = _fast(rx)
+            text = rx.python
+            if fast is not None and fast.fullmatch("") is None and "\\b" not in text \
+                    and "\\B" not in text and "(?" not in text:
+                # never matches the empty string: re.subn agrees with awk's sub/gsub
+                self.fast_sub = fast.subn
+                lim = _limit(rx)
+                self.fast_lim = lim if rx.budget is not None else 1 << 62
 
 
 def _searcher(rx, with_pos: bool = False):

@@ -726,9 +726,12 @@ class Compiler:
             raise AssertionError("getline in sync context")
         target = node.target
         if node.kind == "simple":
+            g0 = self.newtmp("_g")
             if target is None:
-                return "(await _R.getline_main())", NUM
-            call = "await _R.getline_main_var()"
+                return (f"({g0} if ({g0} := _R.getline_main_sync(False)) is not None "
+                        "else (await _R.getline_main()))"), NUM
+            call = (f"({g0} if ({g0} := _R.getline_main_sync(True)) is not None "
+                    "else (await _R.getline_main_var()))")
         elif node.kind == "file":
             src = self.val(node.src)
             if target is None:

@@ -303,6 +303,20 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
         await _finish_quietly(rt)
         await shell.stderr.write(encode(_syntax_message(src, e)))
         return 2
+    except FileSystemError as e:  # a write through the door failed (disk full, read-only...)
+        await _finish_quietly(rt)
+        await shell.stderr.write(encode(f"{rt.prefix(None)}fatal: {e}\n"))
+        return 2
+    except MemoryError:
+        await _finish_quietly(rt)
+        await shell.stderr.write(encode(f"{rt.prefix(None)}fatal: out of memory\n"))
+        return 2
+    except Exception as e:  # noqa: BLE001 - a bug of ours: a clean message, never a traceback
+        await _finish_quietly(rt)
+        line = _awk_line(e.__traceback__, linemap)
+        await shell.stderr.write(encode(
+            f"{rt.prefix(line)}fatal: internal error: {type(e).__name__}: {shell.display(str(e))}\n"))
+        return 2
     return status & 0xFF
 
 

@@ -19,11 +19,12 @@ from pysh.builtins.awk.format import FormatCtx, num_to_str, sprintf
 from pysh.builtins.awk.lexer import unescape_string
 from pysh.builtins.awk.rand import Random
 from pysh.builtins.awk.values import UNINIT, StrNum, looks_numeric, to_num
-from pysh.shellkit import BytesInput, CaptureOutput, FileSystemError
+from pysh.shellkit import BytesInput, CaptureOutput, FileOutput, FileSystemError
 from pysh.shellkit.text import encode
 
 CHUNK = 64 * 1024
 FLUSH_ITEMS = 1024
+MAX_OPEN_FILES = 200  # output files open at once; older ones are closed and reopened to append
 
 # whitespace other than blank/tab/newline: default field splitting must not split on it
 _WEIRD_WS = re.compile("[\r\v\f\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
@@ -34,6 +35,8 @@ _WEIRD_ASCII = "\r\v\f\x1c\x1d\x1e\x1f"
 def has_weird_ws(text: str) -> bool:
     """Does text hold whitespace that str.split() splits on but awk's default FS does not?"""
     if text.isascii():
+        if text.isprintable():
+            return False
         for c in _WEIRD_ASCII:
             if c in text:
                 return True
@@ -68,7 +71,7 @@ class RecordReader:
     """Splits one input stream into records by RS, reading in big chunks."""
 
     __slots__ = ("stream", "name", "rt", "dec", "buf", "pos", "eof", "weird", "para_start",
-                 "closed", "own")
+                 "closed", "own", "pending", "pending_len")
 
     def __init__(self, rt: Runtime, stream, name: str, own: bool = True):
         self.rt = rt
@@ -82,26 +85,43 @@ class RecordReader:
         self.para_start = True
         self.closed = False
         self.own = own
+        self.pending: list[str] = []
+        self.pending_len = 0
 
     async def fill(self) -> bool:
-        """Read one more chunk into the buffer; False at end of input."""
+        """Read one more chunk into the buffer; False at end of input.
+
+        Chunks holding no one-character RS wait in a list (a record longer than a
+        chunk is joined once, not copied chunk by chunk)."""
         if self.eof:
             return False
         self.rt.budget.check()
         data = await self.stream.read(CHUNK)
-        if self.pos:
-            self.buf = self.buf[self.pos:]
-            self.pos = 0
         if not data:
-            self.buf += self.dec.decode(b"", final=True)
+            text = self.dec.decode(b"", final=True)
             self.eof = True
         else:
             text = self.dec.decode(data)
             if not self.weird:
                 self.weird = has_weird_ws(text)
-            self.buf += text
-            if len(self.buf) > 64 * 1024 * 1024:
-                self.rt.budget.check_string(len(self.buf))
+            rs = self.rt.g["V_RS"]
+            if len(rs) == 1 and rs not in text:
+                self.pending.append(text)
+                self.pending_len += len(text)
+                if self.pending_len > 16 * 1024 * 1024:
+                    self.rt.budget.check_string(self.pending_len + len(self.buf))
+                return True
+        if self.pos:
+            self.buf = self.buf[self.pos:]
+            self.pos = 0
+        if self.pending:
+            self.pending.append(text)
+            text = "".join(self.pending)
+            self.pending.clear()
+            self.pending_len = 0
+        self.buf += text
+        if len(self.buf) > 64 * 1024 * 1024:
+            self.rt.budget.check_string(len(self.buf))
         return True
 
     def take_batch(self) -> list[str] | None:
@@ -282,6 +302,8 @@ class Runtime:
         self.stdout = Output(self, "/dev/stdout", "stdout", shell.stdout)
         self.stderr = Output(self, "/dev/stderr", "stderr", shell.stderr)
         self.outputs: dict[str, Output] = {}
+        self.parked: set[str] = set()
+        self.open_files = 0
         self.inputs: dict[str, RecordReader] = {}
         self.dirty = False
         self.cur: RecordReader | None = None
@@ -708,6 +730,28 @@ class Runtime:
         self.flds = None
         return 1.0
 
+    def getline_main_sync(self, to_var: bool) -> float | None:
+        """Plain getline from what is already buffered; None when input must be read."""
+        rd = self.cur
+        if rd is None:
+            return None
+        rec = rd.next_record()
+        if rec is None:
+            return None
+        g = self.g
+        nr = g["V_NR"]
+        g["V_NR"] = (nr if nr.__class__ is float else to_num(nr)) + 1.0
+        fnr = g["V_FNR"]
+        g["V_FNR"] = (fnr if fnr.__class__ is float else to_num(fnr)) + 1.0
+        if to_var:
+            self.glval = StrNum(rec)
+        else:
+            self.rec = rec
+            self.flds = None
+            if rd.weird:
+                self.splitter = self._sp_weird
+        return 1.0
+
     async def getline_main_var(self) -> float:
         rec = await self.next_main_record()
         if rec is None:
@@ -810,13 +854,32 @@ class Runtime:
             # close(), after what was printed before it opened, before what came later
             o.mark = self.stdout.base + len(self.stdout.buf)
         else:
+            if self.open_files >= MAX_OPEN_FILES:
+                self._park_one()
+            # a file parked to free its descriptor is still open for awk: append to it
+            append = kind == ">>" or name in self.parked
             try:
-                stream = self.shell.open_output(name, append=(kind == ">>"))
+                stream = self.shell.open_output(name, append=append)
             except FileSystemError as e:
                 raise AwkFatal(f"cannot redirect to `{name}': {_strerror(e)}") from None
+            self.parked.discard(name)
             o = Output(self, name, "file", stream)
+            self.open_files += 1
         self.outputs[name] = o
         return o
+
+    def _park_one(self) -> None:
+        """Too many files open: write out and close the oldest plain file (gawk does too)."""
+        for name, o in self.outputs.items():
+            if o.kind == "file" and isinstance(o.stream, FileOutput):
+                if o.buf:
+                    o.stream.file.write(encode("".join(o.buf)))
+                    o.buf.clear()
+                o.stream.close()
+                del self.outputs[name]
+                self.parked.add(name)
+                self.open_files -= 1
+                return
 
     async def flush_all(self) -> None:
         self.dirty = False
@@ -842,6 +905,9 @@ class Runtime:
         o = self.outputs.pop(name, None)
         if o is not None:
             result = await self._close_output(o)
+        elif name in self.parked:
+            self.parked.discard(name)
+            result = 0.0
         rd = self.inputs.pop(name, None)
         if rd is not None:
             rd.close()
@@ -850,6 +916,8 @@ class Runtime:
         return result
 
     async def _close_output(self, o: Output) -> float:
+        if o.kind == "file":
+            self.open_files -= 1
         if o.kind == "pipe":
             data = encode("".join(o.buf))
             o.buf.clear()
@@ -1022,6 +1090,14 @@ class Runtime:
         rx = self.dyn_regex(rx)
         target = self.tostr(target)
         repl = self.tostr(repl)
+        fast = rx.fast_sub
+        if fast is not None and len(target) <= rx.fast_lim:
+            # the pattern never matches empty: Python's substitution is awk's
+            res, count = fast(_py_template(repl), target, 0 if global_ else 1)
+            if not count:
+                return 0.0, None
+            self.check_str(res)
+            return float(count), res
         parts = _parse_repl(repl)
         out = []
         pos = 0
@@ -1089,6 +1165,20 @@ def _trunc_int(v: float) -> int:
     if v <= -9e18:
         return -(2 ** 62)
     return int(v)
+
+
+_tmpl_cache: dict[str, str] = {}
+
+
+def _py_template(repl: str) -> str:
+    """An awk replacement as a Python re template (& is the match)."""
+    t = _tmpl_cache.get(repl)
+    if t is None:
+        t = "".join("\\g<0>" if p is None else p.replace("\\", "\\\\") for p in _parse_repl(repl))
+        if len(_tmpl_cache) > 200:
+            _tmpl_cache.clear()
+        t = _tmpl_cache[repl] = t
+    return t
 
 
 _repl_cache: dict[str, list] = {}

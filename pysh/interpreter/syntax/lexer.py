@@ -257,6 +257,9 @@ def _tilde_at_start(parts: list, assign: bool) -> list:
         if not (assign and type(nxt) is A.Lit and nxt.text[:1] == ":"):
             return parts
     user = text[1:j]
+    if "{" in user:
+        # ~{a,b}: brace expansion comes first; the words it makes get their tilde then
+        return parts
     rest = text[j:]
     new = [A.Tilde(user)]
     if rest:

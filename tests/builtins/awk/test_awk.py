@@ -268,3 +268,13 @@ def test_recursion_too_deep_is_fatal():
     assert r.status == 2
     assert "function call nesting too deep" in r.err
     assert "Traceback" not in r.err
+
+
+def test_many_output_files_are_parked_and_reopened_to_append():
+    # 500 distinct files, written round-robin: more than may be open at once
+    with sandbox({}) as ex:
+        r = run_cmd(ex, ["awk", '{ print $2 > ("out" ($1 % 500)) }'],
+                    "".join(f"{i} v{i}\n" for i in range(1500)))
+        assert (r.status, r.err) == (0, "")
+        assert ex.shell.fs.read_bytes("out7") == b"v7\nv507\nv1007\n"
+        assert ex.shell.fs.read_bytes("out499") == b"v499\nv999\nv1499\n"

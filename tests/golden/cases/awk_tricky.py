@@ -3,6 +3,14 @@
 from tests.builtins.awk.gold import case
 
 D = "a b c\nd e f\n"
+LOG = """2024-01-01 10:00:01 INFO user=alice action=login ms=120
+2024-01-01 10:00:05 WARN user=bob action=upload ms=3400
+2024-01-01 10:01:00 ERROR user=alice action=upload ms=9000
+2024-01-02 09:00:00 INFO user=carol action=login ms=80
+2024-01-02 09:30:00 INFO user=bob action=logout ms=15
+"""
+CSV = 'name,age,city\n"Smith, J",40,NYC\nDoe,31,LA\nRoe,,SF\n'
+
 CASES = [
     case("x1", '{ $3 = ""; print; print NF }', D),
     case("x3", '{ print > $1 ".txt" } END { close("a.txt"); getline l < "a.txt"; print l }', D),
@@ -59,4 +67,52 @@ CASES = [
     case("x68", 'BEGIN { print -0, -0.0, 0 * -1 }'),
     case("x69", 'BEGIN { printf "%.3e %.3g %g\\n", 0, 0, -0 }'),
     case("x70", '{ a[$0]++ } END { for (k in a) n++; print n }', "x\ny\nx\n"),
+    # sub/gsub replacements (the re.subn path and the general one)
+    case("s1", '{ gsub(/o/, "\\\\&"); print }', "foo boo\n"),
+    case("s2", '{ gsub(/l+/, "[&&]"); print }', "hello all\n"),
+    case("s3", '{ sub(/x/, "a\\\\\\\\b"); print }', "1x2x\n"),
+    case("s4", '{ n = gsub(/[0-9]+/, "<&>"); print n, $0 }', "a1b22c333\n"),
+    case("s5", '{ gsub(/\\./, ","); print }', "1.2.3\n"),
+    case("s6", '{ gsub("a|b", "X"); print }', "abcab\n"),
+    case("s7", '{ gsub(/ab|a/, "<&>"); print }', "aab abab\n"),
+    case("s8", '{ gsub(/é/, "e"); print }', "café été\n"),
+    case("s9", '{ gsub(/\\\\/, "/"); print }', "a\\\\b\\\\c\n"),
+    case("s10", '{ gsub(/$/, "!"); gsub(/^/, "^"); print }', "abc\n"),
+    case("s11", '{ x = $0; n = gsub(/[[:space:]]+/, " ", x); print n, x }', "a  b\t\tc\n"),
+    case("s12", '{ gsub(/\\t/, "\\\\t"); print }', "a\tb\n"),
+    # what agents write: logs, CSV, counts, joins
+    case("a1", '{ split($4, u, "="); n[u[2]]++ } END { for (k in n) print k, n[k] }', LOG),
+    case("a2", '$3 == "ERROR" || $3 == "WARN" { print $1, $3, substr($6, 4) }', LOG),
+    case("a3", '{ split($6, m, "="); t += m[2]; if (m[2] > mx) { mx = m[2]; who = $4 } } END { printf "total=%d avg=%.1f max=%d (%s)\\n", t, t/NR, mx, who }', LOG),
+    case("a4", '{ d[$1]++ } END { for (k in d) printf "%s %d\\n", k, d[k] }', LOG),
+    case("a5", 'BEGIN { FS = "," } NR > 1 { print NF, $2 }', CSV),
+    case("a6", 'BEGIN { FS = "," } NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next } { for (i = 1; i <= NF; i++) printf "%s=%s%s", h[i], $i, (i < NF ? " " : "\\n") }', CSV),
+    case("a7", '{ $1 = $1 } 1', "  a   b  \n\tc\n"),
+    case("a8", 'NR % 2 == 0', "1\n2\n3\n4\n"),
+    case("a9", '{ printf "%-10s|%8.3f|\\n", $1, $2 }', "alpha 3.14159\nbeta 2\n"),
+    case("a10", '{ lines[NR] = $0 } END { for (i = NR; i > NR - 2 && i > 0; i--) print lines[i] }', "1\n2\n3\n"),
+    case("a11", 'length($0) > max { max = length($0); line = $0 } END { print max ": " line }', "ab\nabcd\nabc\n"),
+    case("a12", '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) s += $i } END { print s + 0 }', "a 1 b 22\n3x 4\n"),
+    case("a13", 'BEGIN { OFS = "\\t" } { print $2, $1 }', "a b\nc d\n"),
+    case("a14", '{ gsub(/[^a-zA-Z ]/, ""); print tolower($0) }', "Hello, World! 123\n"),
+    case("a15", '/^#/ { next } NF { print $1 }', "# comment\nx 1\n\ny 2\n"),
+    case("a16", 'function max(a, b) { return a > b ? a : b } { m = max(m, $1) } END { print m }', "3\n10\n7\n"),
+    case("a18", 'BEGIN { while ((getline line < "f") > 0) { n++; last = line } close("f"); print n, last }', files={"f": "1\n2\n3\n"}),
+    case("a19", '{ sum = 0; for (i = 2; i <= NF; i++) sum += $i; print $1, sum / (NF - 1) }', "a 1 2 3\nb 10 20\n"),
+    case("a20", 'NR == FNR { a[$1]; next } !($1 in a)', files={"x": "1\n2\n", "y": "2\n3\n"}, args=["x", "y"]),
+    case("a21", '{ print substr($0, index($0, "=") + 1) }', "k=v=w\nnone\n"),
+    case("a22", 'BEGIN { printf "%s", "no newline" }'),
+    case("a23", 'BEGIN { x = sprintf("%c", 65); y = sprintf("%5.1f%%", 45.678); print x, y }'),
+    case("a24", '{ if (match($0, /user=[a-z]+/)) print substr($0, RSTART + 5, RLENGTH - 5) }', LOG),
+    case("a25", '{ n = split($0, ch, ""); s = ""; for (i = 1; i <= n; i++) s = ch[i] s; print s }', "hello\n"),
+    case("a26", 'NF >= 3 && $3 ~ /^(INFO|WARN)$/ { c[$3]++ } END { print c["INFO"], c["WARN"] }', LOG),
+    case("a27", '{ $0 = tolower($0); print $1 }', "ABC DEF\n"),
+    case("a28", 'BEGIN { s = "a b c"; n = split(s, arr); for (i = n; i >= 1; i--) printf "%s%s", arr[i], (i > 1 ? "," : "\\n") }'),
+    case("a29", '{ print NR": "$0 }', "x\ny\n"),
+    case("a30", 'END { print length(NR), NR "" }', "a\n"),
+    case("a31", '{ total[$1] += $2; count[$1]++ } END { for (k in total) printf "%s %.2f\\n", k, total[k] / count[k] }', "a 1\nb 2\na 4\n"),
+    case("a32", 'BEGIN { n = 5; while (n --> 0) printf "%d ", n; print "" }'),
+    case("a33", '{ print ($1 ~ "^[0-9]+$" ? "num" : "str") }', "12\nab\n1a\n"),
+    case("a34", 'BEGIN { a["x"] = 1; b = "x"; if (b in a) print "found" }'),
+    case("a35", '{ $3 = sprintf("%05d", $3) } 1', "a b 42\n"),
 ]

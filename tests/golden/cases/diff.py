@@ -156,3 +156,45 @@ CASES = [
     c("shift_boundary", ["-u", "a", "b"],
       files={"a": "{\n  a\n}\n{\n  b\n}\n", "b": "{\n  a\n}\n{\n  c\n}\n{\n  b\n}\n"}),
 ]
+
+
+def _big():
+    import random
+
+    r = random.Random(5)
+    lines = [f"line {i}: some text here {r.randint(0, 1000)}" for i in range(10000)]
+    a = "".join(x + "\n" for x in lines)
+    for k in range(100):
+        i = r.randrange(len(lines))
+        op = r.random()
+        if op < 0.33:
+            del lines[i]
+        elif op < 0.66:
+            lines.insert(i, f"inserted {k}")
+        else:
+            lines[i] = f"changed {k}"
+    b = "".join(x + "\n" for x in lines)
+    dup = "".join(r.choice(["{", "}", "", "x", "return 0;"]) + "\n" for _ in range(600))
+    dup2 = "".join(r.choice(["{", "}", "", "x", "y"]) + "\n" for _ in range(600))
+    return {"big1": a, "big2": b, "dup1": dup, "dup2": dup2}
+
+
+BIG = _big()
+CASES += [
+    c("big_normal", ["big1", "big2"], files=BIG),
+    c("big_unified", ["-u", "big1", "big2"], files=BIG),
+    c("big_brief", ["-q", "big1", "big2"], files=BIG),
+    c("dup_normal", ["dup1", "dup2"], files=BIG),
+    c("dup_unified", ["-U", "1", "dup1", "dup2"], files=BIG),
+    c("dup_minimal", ["-d", "dup1", "dup2"], files=BIG),
+]
+
+CFILES = {"a": "int main(void)\n{\n  int x;\n  x = 1;\n  return x;\n}\n\nstatic int helper(int a)\n"
+               "{\n  a++;\n  a++;\n  a++;\n  a++;\n  return a;\n}\n",
+          "b": "int main(void)\n{\n  int x;\n  x = 2;\n  return x;\n}\n\nstatic int helper(int a)\n"
+               "{\n  a++;\n  a++;\n  a++;\n  a--;\n  return a;\n}\n"}
+CASES += [
+    c("show_c_function_u", ["-up", "a", "b"], files=CFILES),
+    c("show_c_function_c", ["-p", "a", "b"], files=CFILES),
+    c("show_function_line", ["-U1", "-F", "^static", "a", "b"], files=CFILES),
+]

@@ -46,6 +46,8 @@ CASES = [
     dict(name="gzip_quiet_missing", argv=["gzip", "-q", "nofile"]),
     dict(name="zcat_bad", argv=["zcat", "bad.gz"]),
     dict(name="gunzip_restore_name", argv=["gunzip", "-N", "b.gz"]),
+    dict(name="test_ok", argv=["gzip", "-t", "a.txt.gz", "b.gz"]),
+    dict(name="test_bad", argv=["gzip", "-t", "bad.gz"]),
     dict(name="gzip_force_existing", argv=["gzip", "-f", "plain.txt"],
          files={**FILES, "plain.txt.gz": b"old"}),
     dict(name="gzip_existing", argv=["gzip", "plain.txt"], files={**FILES, "plain.txt.gz": b"old"}),

@@ -138,6 +138,7 @@ CASES = [
     rg("dollar_n", "-n", "h$", "ctx.txt", "a.txt"),
     rg("stdin", "hello", stdin="x\nhello there\ny\n"),
     rg("stdin_n", "-n", "hello", stdin="x\nhello there\ny\n"),
+    rg("stdin_dash_and_file", "hello", "-", "b.md", stdin="hello stdin\n"),
     rg("empty_file", "hello", "empty.txt"),
     rg("latin1", "hello", "latin1.txt"),
     rg("quiet_match", "-q", "hello", "a.txt"),

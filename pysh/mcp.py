@@ -1,0 +1,271 @@
+"""``pysh mcp``: the sandbox as an MCP server (the ``mcp`` Python SDK).
+
+    pysh mcp [--sandbox DIR] [--workspace /batch] [--mount HOST[:VIRTUAL][:ro]]...
+             [--read-only] [--env NAME[=VALUE]]... [--timeout S] [--commands MODULE]...
+             [--http [HOST:]PORT]
+
+Serves over stdio by default; ``--http`` serves Streamable HTTP (bound to
+127.0.0.1 unless a host is given) at ``/mcp``. Tools:
+
+* ``bash(command, timeout?)``: runs in one persistent shell session per MCP
+  session (cwd, variables and functions persist between calls). The result is
+  text (stdout, then stderr, then the exit status when non-zero) with
+  ``isError`` set when the exit status is non-zero.
+* ``read_file(path)`` / ``write_file(path, content)``: through the sandbox's
+  FileSystem door, relative to the session's cwd.
+
+Nothing the script does is a protocol error: syntax errors, denied paths and
+timeouts all come back as tool results.
+"""
+
+# No ``from __future__ import annotations`` here: the SDK reads the tool functions'
+# annotations with typing.get_type_hints, which must resolve them at run time.
+
+import sys
+import weakref
+
+USAGE = """\
+usage: pysh mcp [sandbox options] [--http [HOST:]PORT]
+
+Serve the sandbox over MCP (stdio by default) with a `bash` tool and
+read_file/write_file helpers; one persistent shell session per MCP session.
+
+options:
+  --sandbox DIR            host directory of the workspace (default: a fresh
+                           empty directory per session, removed at the end)
+  --workspace PATH         where the workspace is mounted (default /batch)
+  --mount HOST[:VIRTUAL][:ro]   mount another host directory (repeatable)
+  --read-only              mount the workspace read-only
+  --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
+  --timeout SECONDS        default wall-clock limit of one tool call (default 120)
+  --commands MODULE        load extra in-process commands from a Python module
+  --http [HOST:]PORT       serve Streamable HTTP at http://HOST:PORT/mcp
+                           (HOST defaults to 127.0.0.1)
+"""
+
+DEFAULT_TIMEOUT = 120.0
+SERVER_NAME = "pysh"
+INSTRUCTIONS = (
+    "pysh is a sandboxed bash shell. The `bash` tool runs a script in a persistent "
+    "session: the working directory starts at the workspace, /tmp is private scratch "
+    "space, and state (cwd, variables, functions) persists between calls. Only the "
+    "workspace, /tmp and any extra mounts exist; there is no network and no host "
+    "program can run. `read_file` and `write_file` read and write files directly."
+)
+
+
+class _UsageError(Exception):
+    pass
+
+
+def parse_args(argv):
+    """(cli Options, http (host, port) or None)."""
+    from pysh import cli
+
+    http = None
+    rest = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-h", "--help"):
+            raise SystemExit(_help())
+        if a == "--http" or a.startswith("--http="):
+            if "=" in a:
+                spec = a.split("=", 1)[1]
+            else:
+                i += 1
+                if i >= len(argv):
+                    raise _UsageError("--http: option requires an argument")
+                spec = argv[i]
+            http = _parse_http(spec)
+        else:
+            rest.append(a)
+        i += 1
+    try:
+        o = cli.parse_cli(rest)
+    except cli.UsageError as e:
+        raise _UsageError(str(e)) from None
+    if o.command is not None or o.file is not None or o.interactive or o.json or o.noexec:
+        raise _UsageError("mcp takes sandbox options only (no script, -c, -i, -n or --json)")
+    if o.timeout is None:
+        o.timeout = DEFAULT_TIMEOUT
+    return o, http
+
+
+def _help() -> int:
+    sys.stdout.write(USAGE)
+    return 0
+
+
+def _parse_http(spec: str):
+    host, sep, port = spec.rpartition(":")
+    if not sep:
+        host = "127.0.0.1"
+    host = host.strip("[]") or "127.0.0.1"
+    try:
+        n = int(port)
+    except ValueError:
+        raise _UsageError(f"--http: invalid port: {port}") from None
+    if not 0 <= n <= 65535:
+        raise _UsageError(f"--http: invalid port: {port}")
+    return host, n
+
+
+class SessionSandboxes:
+    """One :class:`pysh.Sandbox` per MCP session, created on first use, closed with it."""
+
+    def __init__(self, factory) -> None:
+        self._factory = factory
+        self._by_key: dict = {}
+        self._weak: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def get(self, session):
+        try:
+            sb = self._weak.get(session)
+        except TypeError:  # not weak-referenceable: keep it by identity
+            sb = self._by_key.get(id(session))
+            if sb is None:
+                sb = self._by_key[id(session)] = self._factory()
+            return sb
+        if sb is None or sb.closed:
+            sb = self._factory()
+            self._weak[session] = sb
+            weakref.finalize(session, sb.close)
+        return sb
+
+    def close_all(self) -> None:
+        for sb in list(self._weak.values()) + list(self._by_key.values()):
+            sb.close()
+        self._by_key.clear()
+
+
+def build_server(options, sandbox_factory=None):
+    """The MCPServer for these CLI options (and the per-session sandbox table)."""
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.types import CallToolResult, TextContent, ToolAnnotations
+
+    from pysh import cli
+    from pysh.api import TOOL_DESCRIPTION, Sandbox
+    from pysh.shellkit import FileSystemError
+
+    if sandbox_factory is None:
+        def sandbox_factory():
+            ex = cli.build_instance(options)
+            return Sandbox._from_instance(ex, set_on=options.set_on, set_off=options.set_off)
+
+    sandboxes = SessionSandboxes(sandbox_factory)
+    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING",
+                       version=_version())
+
+    def text_result(text: str, is_error: bool) -> CallToolResult:
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=is_error)
+
+    def session_of(ctx: Context):
+        # The SDK builds a ServerSession per request; the connection behind it is what
+        # lives as long as the MCP session (stdio: the process; HTTP: the Mcp-Session-Id).
+        session = ctx.request_context.session
+        return getattr(session, "_connection", None) or session
+
+    async def bash(command: str, ctx: Context, timeout: float | None = None) -> CallToolResult:
+        sb = sandboxes.get(session_of(ctx))
+        if timeout is not None and not timeout > 0:
+            return text_result("[tool error: \"timeout\" must be a positive number of seconds]\n", True)
+        r = await sb.arun(command, timeout=timeout)
+        return text_result(_json_safe(r.for_llm()), r.exit_code != 0)
+
+    async def read_file(path: str, ctx: Context) -> CallToolResult:
+        sb = sandboxes.get(session_of(ctx))
+        cap = sb.limits.max_output_bytes
+        try:
+            with sb.fs.open(path, "rb") as f:
+                data = f.read(cap + 1 if cap is not None else -1)
+        except FileSystemError as e:
+            return text_result(f"read_file: {e}\n", True)
+        text = data.decode("utf-8", "replace")
+        if cap is not None and len(data) > cap:
+            text = data[:cap].decode("utf-8", "replace") + \
+                f"\n[read_file: truncated: the file is larger than the {cap}-byte limit]\n"
+        return text_result(text, False)
+
+    async def write_file(path: str, content: str, ctx: Context) -> CallToolResult:
+        sb = sandboxes.get(session_of(ctx))
+        data = content.encode("utf-8")
+        try:
+            sb.fs.write_bytes(path, data)
+        except FileSystemError as e:
+            return text_result(f"write_file: {e}\n", True)
+        return text_result(f"wrote {len(data)} bytes to {sb.fs.abspath(path)}\n", False)
+
+    server.add_tool(bash, name="bash", description=TOOL_DESCRIPTION,
+                    annotations=ToolAnnotations(title="Run bash in the sandbox", open_world_hint=False))
+    server.add_tool(read_file, name="read_file",
+                    description="Read a text file of the sandbox (a virtual path, absolute or "
+                                "relative to the shell's current directory).",
+                    annotations=ToolAnnotations(title="Read a file", read_only_hint=True,
+                                                open_world_hint=False))
+    server.add_tool(write_file, name="write_file",
+                    description="Create or overwrite a text file of the sandbox with `content` "
+                                "(a virtual path, absolute or relative to the shell's cwd).",
+                    annotations=ToolAnnotations(title="Write a file", destructive_hint=True,
+                                                open_world_hint=False))
+    return server, sandboxes
+
+
+def _json_safe(text: str) -> str:
+    """Lone surrogates (undecodable bytes) cannot travel in JSON text: show them as U+FFFD."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _version() -> str:
+    from pysh import __version__
+
+    return __version__
+
+
+def main(argv) -> int:
+    try:
+        options, http = parse_args(list(argv))
+    except _UsageError as e:
+        sys.stderr.write(f"pysh mcp: {e}\n{USAGE}")
+        return 2
+    except SystemExit as e:
+        return int(e.code or 0)
+    try:
+        import mcp.server.mcpserver  # noqa: F401
+    except ImportError:
+        sys.stderr.write("pysh mcp: the `mcp` package (>= 2) is not installed\n")
+        return 1
+    # Check the options once (a bad --sandbox/--mount fails now, not at the first call).
+    from pysh import cli
+    from pysh.shellkit import MountError
+
+    try:
+        probe = cli.build_instance(options)
+        probe.open()
+        probe.close()
+    except cli.UsageError as e:
+        sys.stderr.write(f"pysh mcp: {e}\n")
+        return 2
+    except MountError as e:
+        sys.stderr.write(f"pysh mcp: {e}\n")
+        return 2
+    server, sandboxes = build_server(options)
+    import signal
+
+    import anyio
+
+    def on_term(signum, frame):
+        raise SystemExit(0)  # unwind, so that every session's sandbox directories are removed
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        if http is None:
+            anyio.run(server.run_stdio_async)
+        else:
+            host, port = http
+            anyio.run(lambda: server.run_streamable_http_async(host=host, port=port))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sandboxes.close_all()
+    return 0

@@ -1,0 +1,84 @@
+"""The pysh command line, driven as a user would: a real process, real fds."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+PYSH = [sys.executable, "-m", "pysh"]
+
+
+def run(args, stdin=b"", cwd=None, timeout=60, tmpdir=None):
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8",
+           "PYTHONPATH": os.pathsep.join(sys.path)}
+    if tmpdir is not None:
+        env["TMPDIR"] = str(tmpdir)
+    p = subprocess.run(PYSH + args, input=stdin, capture_output=True, timeout=timeout, cwd=cwd,
+                       env=env)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def test_dash_c_and_positional_parameters():
+    assert run(["-c", 'echo "$0 $1 $#"', "name", "a", "b"]) == (0, "name a 2\n", "")
+    assert run(["-c", "exit 3"])[0] == 3
+
+
+def test_script_on_stdin_reads_its_own_following_lines():
+    code, out, _ = run([], stdin=b"read x\nhello there\necho got $x\n")
+    assert (code, out) == (0, "got hello there\n")
+
+
+def test_script_file_with_arguments(tmp_path):
+    script = tmp_path / "s.sh"
+    script.write_text('echo "$0 $@"\n')
+    assert run([str(script), "x", "y"]) == (0, f"{script} x y\n", "")
+
+
+def test_workspace_is_the_sandbox_dir(tmp_path):
+    (tmp_path / "f.txt").write_text("data\n")
+    code, out, _ = run(["--sandbox", str(tmp_path), "-c", "pwd; cat f.txt; echo new > g"])
+    assert (code, out) == (0, "/batch\ndata\n")
+    assert (tmp_path / "g").read_text() == "new\n"
+
+
+def test_host_files_are_not_there():
+    code, out, err = run(["-c", "cat /etc/passwd; echo $?"])
+    assert out == "1\n"
+    assert err == "cat: /etc/passwd: No such file or directory\n"
+
+
+@pytest.mark.parametrize("args", [["--bogus"], ["--sandbox", "/nonexistent-dir", "-c", "true"],
+                                  ["--workspace", "relative", "-c", "true"],
+                                  ["--timeout", "x", "-c", "true"], ["-c"]])
+def test_usage_errors_exit_2_and_create_nothing(args, tmp_path):
+    # pysh's temp root is a private dir here, so "nothing created" can be checked exactly
+    code, out, err = run(args, tmpdir=tmp_path)
+    assert code == 2 and err.startswith("pysh: ")
+    assert "Traceback" not in err
+    assert os.listdir(tmp_path) == []
+
+
+def test_syntax_error_reported_like_bash():
+    code, out, err = run(["-c", "echo a\nfi\necho b"])
+    assert (code, out) == (2, "a\n")
+    assert err == "pysh: -c: line 2: syntax error near unexpected token `fi'\npysh: -c: line 2: `fi'\n"
+
+
+def test_timeout_is_a_clean_124():
+    code, out, err = run(["--timeout", "0.5", "-c", "echo start; while :; do :; done"])
+    assert (code, out) == (124, "start\n")
+    assert err == "pysh: timeout: limit exceeded (0.5s)\n"
+
+
+def test_parse_only():
+    assert run(["-n", "-c", "echo hi"]) == (0, "", "")
+    assert run(["-n", "-c", "if"])[0] == 2
+
+
+def test_env_passes_only_what_is_asked(monkeypatch):
+    code, out, _ = run(["--env", "GREETING=hi", "--env", "PATH", "-c",
+                        'echo "$GREETING ${LC_ALL-unset} ${PYTHONPATH-unset}"'])
+    assert out == "hi unset unset\n"
