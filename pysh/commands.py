@@ -72,6 +72,8 @@ TEXT: dict[str, str] = {
     "wc": "pysh.builtins.wc:main",
     "base64": "pysh.builtins.base64_cmd:main",
     "cmp": "pysh.builtins.cmp:main",
+    "od": "pysh.builtins.od:main",
+    "xxd": "pysh.builtins.xxd:main",
     "column": "pysh.builtins.column:main",
     "split": "pysh.builtins.split:main",
     "shuf": "pysh.builtins.shuf:main",

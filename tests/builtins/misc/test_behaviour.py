@@ -97,13 +97,18 @@ def test_date_default_uses_shell_tz_not_host(ex):
 
 # ---------------------------------------------------------------- which
 def test_which_finds_first_path_entry(ex):
-    # commands live in /usr/bin and /bin; /usr/local/bin is there, empty
+    path = ex.shell.env["PATH"].split(":")
+    having = [f"{d}/ls" for d in path if ex.shell.fs.is_file(f"{d}/ls")]
+    assert having  # the registry's commands are listed under the command directories
     r = run_cmd(ex, ["which", "ls"])
-    assert (r.status, r.out) == (0, "/usr/bin/ls\n")
+    assert (r.status, r.out) == (0, having[0] + "\n")
     r = run_cmd(ex, ["which", "-a", "ls"])
-    assert r.out == "/usr/bin/ls\n/bin/ls\n"
+    assert r.out == "".join(h + "\n" for h in having)
+    first = having[0].rsplit("/", 1)[0]
     r = run_cmd(ex, ["which", "diff", "nosuch", "bc"])
-    assert (r.status, r.out) == (1, "/usr/bin/diff\n/usr/bin/bc\n")
+    assert (r.status, r.out) == (1, f"{first}/diff\n{first}/bc\n")
+    r = run_cmd(ex, ["which", "ls"], env={"PATH": "/bin:/usr/bin"})
+    assert r.out == "/bin/ls\n"
 
 
 # ------------------------------------------------- sleep / timeout / yes
@@ -395,3 +400,10 @@ def test_pkill_stops_a_background_job():
     lines = out.splitlines()
     assert lines[0].endswith(" sleep") and lines[1:] == ["k=0", "g=1"]
     assert time.monotonic() - start < 15
+
+
+def test_date_empty_string_is_todays_midnight(ex):
+    now = _now_in("UTC")
+    r = run_cmd(ex, ["date", "-u", "-d", "", "+%F %T"])
+    assert r.out in {now.strftime("%F") + " 00:00:00\n",
+                     (now + timedelta(minutes=1)).strftime("%F") + " 00:00:00\n"}
