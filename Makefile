@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]' --config-settings editable_mode=compat
+	$(BIN)/python -m compileall -q pysh >/dev/null  # byte-code even where PYTHONDONTWRITEBYTECODE is set
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -238,6 +238,10 @@ async def main(shell, argv: list[str]) -> int:
         first, step, last = ops
     if step.value == 0:
         return await usage(shell, prog, f"invalid Zero increment value: {quote(operands[1])}")
+    if fmt is None and not equal and all(_is_int(o.value) for o in (first, step, last)):
+        # whole numbers, default format: what nearly every `seq` is, done with range()
+        await _run_ints(shell, int(first.value), int(step.value), int(last.value), sep)
+        return 0
     try:
         if fmt is not None:
             prefix, directive, suffix = check_format(fmt)
@@ -263,6 +267,26 @@ async def main(shell, argv: list[str]) -> int:
         return 1
     await _run(shell, first.value, step.value, last.value, render, sep)
     return 0
+
+
+def _is_int(x: Decimal) -> bool:
+    return x.is_finite() and x == x.to_integral_value() and abs(x) < 10**18
+
+
+async def _run_ints(shell, first: int, step: int, last: int, sep: str) -> None:
+    out = shell.stdout
+    budget = shell.budget
+    stop = last + (1 if step > 0 else -1)
+    chunk = 8192
+    rng = range(first, stop, step)
+    n = len(rng)
+    if n == 0:
+        return
+    for k in range(0, n, chunk):
+        part = rng[k:k + chunk]
+        text = sep.join(map(str, part))
+        await out.write(encode(text + ("\n" if k + chunk >= n else sep)))
+        budget.check()
 
 
 async def _run(shell, first: Decimal, step: Decimal, last: Decimal, render, sep: str) -> None:

@@ -20,6 +20,51 @@ BREAK = None
 DEFAULT_IFS = " \t\n"
 
 
+# Plans: what a word's expansion comes down to, worked out once per word (Word.run).
+_GENERAL, _LIT, _LIT_GLOB, _PARAM, _DQ_PARAM, _ARITH = range(6)
+_SIMPLE_NAME_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_SPECIAL_NAMES = frozenset(("?", "#", "$", "!", "-", "0", "_"))
+
+
+def _simple_param(p) -> str | None:
+    """The name of a plain ``$x`` / ``${x}`` (no operator, index, length, indirection)."""
+    if type(p) is not A.Param or p.op is not None or p.index is not None or p.length \
+            or p.indirect:
+        return None
+    name = p.name
+    if name[:1] in _SIMPLE_NAME_FIRST or name in _SPECIAL_NAMES or name.isdigit():
+        return name
+    return None
+
+
+def _plan(word: A.Word) -> tuple:
+    parts = word.parts
+    if len(parts) != 1:
+        return (_GENERAL,)
+    p = parts[0]
+    t = type(p)
+    if t is A.Lit:
+        return (_LIT_GLOB, p.text) if pat.has_glob(p.text) else (_LIT, p.text)
+    if t is A.Param:
+        name = _simple_param(p)
+        return (_PARAM, name) if name is not None else (_GENERAL,)
+    if t is A.DQ and len(p.parts) == 1:
+        name = _simple_param(p.parts[0])
+        return (_DQ_PARAM, name) if name is not None else (_GENERAL,)
+    if t is A.ArithSub and p.expr.node is not None:
+        return (_ARITH, p.expr)
+    return (_GENERAL,)
+
+
+def _needs_split_or_glob(v: str, ifs: str | None) -> bool:
+    if ifs is None:
+        ifs = DEFAULT_IFS
+    for c in ifs:
+        if c in v:
+            return True
+    return "*" in v or "?" in v or "[" in v or "\\" in v
+
+
 class Field:
     """One resulting word: its value, its pattern form, and whether it may glob."""
 
@@ -194,11 +239,27 @@ class Expander:
                 decl[len(out)] = (w, prepared)
                 out.append(await self.assign_word_text(w, prepared))
                 continue
-            parts = w.parts
-            # fast path: a single plain literal without glob characters
-            if len(parts) == 1 and type(parts[0]) is A.Lit and not pat.has_glob(parts[0].text):
-                out.append(parts[0].text)
+            plan = w.run
+            if plan is None:
+                plan = w.run = _plan(w)
+            kind = plan[0]
+            if kind == _LIT:
+                out.append(plan[1])
                 continue
+            if kind == _DQ_PARAM:
+                v = self.get_param_value(plan[1])
+                if v is not None:
+                    out.append(v)
+                    continue
+            elif kind == _PARAM:
+                v = self.get_param_value(plan[1])
+                if v is not None and v and not _needs_split_or_glob(v, self.ifs()):
+                    out.append(v)
+                    continue
+            elif kind == _ARITH:
+                out.append(str(await self.eval_arith_expr(plan[1])))
+                continue
+            parts = w.parts
             for bparts in brace_expand(parts, limit) if _has_brace(parts) else (parts,):
                 if bparts is not parts:
                     bparts = _retilde(bparts)
@@ -210,9 +271,19 @@ class Expander:
 
     async def expand_word(self, word: A.Word) -> str:
         """Expansion to one string, no splitting or globbing (assignments, here-strings)."""
+        plan = word.run
+        if plan is None:
+            plan = word.run = _plan(word)
+        kind = plan[0]
+        if kind == _LIT or kind == _LIT_GLOB:
+            return plan[1]
+        if kind == _PARAM or kind == _DQ_PARAM:
+            v = self.get_param_value(plan[1])
+            if v is not None:
+                return v
+        elif kind == _ARITH:
+            return str(await self.eval_arith_expr(plan[1]))
         parts = word.parts
-        if len(parts) == 1 and type(parts[0]) is A.Lit:
-            return parts[0].text
         segs = await self.expand_parts(parts, False, assign=True)
         return "".join(" " if s is BREAK else s[0] for s in segs)
 
@@ -234,7 +305,10 @@ class Expander:
         """A pattern string: quoted characters escaped, the rest live."""
         if word is None:
             return ""
-        segs = await self.expand_parts(word.parts, False, assign=True)
+        parts = word.parts
+        if len(parts) == 1 and type(parts[0]) is A.Lit:
+            return parts[0].text
+        segs = await self.expand_parts(parts, False, assign=True)
         out = []
         for s in segs:
             if s is BREAK:

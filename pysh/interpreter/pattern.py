@@ -33,15 +33,22 @@ def escape(text: str) -> str:
 
 
 def has_glob(pattern: str, extglob: bool = True) -> bool:
-    """True when an unescaped glob character is present."""
+    """True when an unescaped glob character is present (a ``[`` only with its ``]``)."""
+    if not ("*" in pattern or "?" in pattern or "[" in pattern or (extglob and "(" in pattern)):
+        return False
     i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
         if c == "\\":
             i += 2
             continue
-        if c in GLOB_CHARS:
+        if c == "*" or c == "?":
             return True
+        if c == "[":
+            if _parse_bracket(pattern, i) is not None:
+                return True
+            i += 1
+            continue
         if extglob and c in _EXT_OPS and i + 1 < n and pattern[i + 1] == "(":
             return True
         i += 1
@@ -358,6 +365,7 @@ def match(p: str, s: str, *, nocase: bool = False, extglob: bool = True) -> bool
     return compile_pattern(p, nocase=nocase, extglob=extglob).fullmatch(s)
 
 
+@lru_cache(maxsize=1024)
 def _literal_of(p: str) -> str | None:
     elems = parse(p)
     if all(e[0] == "lit" for e in elems):
@@ -365,11 +373,30 @@ def _literal_of(p: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)
+def _anchored(p: str, nocase: bool):
+    """Regexes for the trimming operators, for patterns without ext-globs (where a greedy
+    match is the longest and a lazy one the shortest): (prefix greedy, prefix lazy,
+    suffix leftmost) -- or None when the pattern needs the general path."""
+    elems = parse(p)
+    if any(e[0] == "ext" for e in elems):
+        return None
+    flags = re.S | (re.I if nocase else 0)
+    greedy = _to_regex(elems, False)
+    lazy = greedy.replace(".*", ".*?")  # _to_regex writes a star as exactly ".*"
+    return (re.compile(greedy, flags), re.compile(lazy, flags),
+            re.compile(f"(?:{greedy})\\Z", flags))
+
+
 def strip_prefix(s: str, p: str, longest: bool, nocase: bool = False) -> str:
     """``${s#p}`` / ``${s##p}``."""
     lit = None if nocase else _literal_of(p)
     if lit is not None:
         return s[len(lit):] if s.startswith(lit) else s
+    fast = _anchored(p, nocase)
+    if fast is not None:
+        mo = (fast[0] if longest else fast[1]).match(s)
+        return s[mo.end():] if mo is not None else s
     m = compile_pattern(p, nocase=nocase)
     rng = range(len(s), -1, -1) if longest else range(len(s) + 1)
     for k in rng:
@@ -383,13 +410,34 @@ def strip_suffix(s: str, p: str, longest: bool, nocase: bool = False) -> str:
     lit = None if nocase else _literal_of(p)
     if lit is not None:
         return s[: len(s) - len(lit)] if lit and s.endswith(lit) else s
+    fast = _anchored(p, nocase)
+    if fast is not None and longest:
+        mo = fast[2].search(s)  # the leftmost start that reaches the end: the longest
+        return s[:mo.start()] if mo is not None else s
     m = compile_pattern(p, nocase=nocase)
     n = len(s)
+    first = _first_literal(p) if not nocase else None
+    if not longest and first:
+        # shortest suffix: try start positions from the end, only where it can begin
+        k = s.rfind(first)
+        while k >= 0:
+            if m.fullmatch(s[k:]):
+                return s[:k]
+            k = s.rfind(first, 0, k)
+        return s  # a pattern that starts with a literal cannot match the empty suffix
     rng = range(n + 1) if longest else range(n, -1, -1)
     for k in rng:
         if m.fullmatch(s[k:]):
             return s[:k]
     return s
+
+
+@lru_cache(maxsize=1024)
+def _first_literal(p: str) -> str | None:
+    elems = parse(p)
+    if elems and elems[0][0] == "lit" and elems[0][1]:
+        return elems[0][1][0]
+    return None
 
 
 def find_match(s: str, p: str, start: int = 0, anchor: str | None = None,

@@ -320,6 +320,11 @@ class Interp(Expander):
 
     def get_param_value(self, name: str) -> str | None:
         """A scalar parameter: specials, positionals, dynamic and ordinary variables."""
+        v = self.vars.lookup(name)
+        if v is not None:
+            val = v.value
+            if val.__class__ is str and not v.attrs & NAMEREF:
+                return val  # the common case: an ordinary scalar
         c = name[:1]
         if c.isdigit():
             if name == "0":
@@ -621,6 +626,18 @@ class Interp(Expander):
 
     def assign(self, name: str, value: str, *, append: bool = False, local: bool = False) -> None:
         """``name=value`` (or ``+=``) on a scalar or an array's element 0."""
+        if not local and not append:
+            # the common case first: an existing plain scalar
+            v = self.vars.lookup(name)
+            if v is not None and isinstance(v.value, str) and not v.attrs & _SLOW_ATTRS:
+                if len(value) > _STRING_FAST_MAX:
+                    self.budget.check_string(len(value))
+                v.value = value
+                if v.attrs & EXPORT:
+                    self.vars.env_version += 1
+                if name in _SPECIAL_ON_ASSIGN:
+                    self._on_special_assign(name)
+                return
         if self.vars.lookup(name) is not None and self.vars.lookup(name).attrs & NAMEREF:
             target = self._resolve_nameref(name)
             if target != name:
@@ -1946,8 +1963,11 @@ _DECL_BUILTINS = {"declare", "typeset", "local", "export", "readonly"}
 
 
 def _valid_name(name: str) -> bool:
-    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(
-        c.isalnum() or c == "_" for c in name) and name.isascii()
+    return name.isidentifier() and name.isascii()
+
+
+_SLOW_ATTRS = READONLY | INTEGER | LOWER | UPPER | NAMEREF | ASSOC
+_STRING_FAST_MAX = 256  # shorter values are not worth a limit check (limits are far larger)
 
 
 def _xtrace_quote(s: str) -> str:

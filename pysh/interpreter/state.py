@@ -150,10 +150,12 @@ class Variables:
         return new
 
     def lookup(self, name: str) -> Var | None:
-        for f in reversed(self.frames):
-            v = f.locals.get(name)
-            if v is not None:
-                return v
+        frames = self.frames
+        if frames:
+            for f in reversed(frames):
+                v = f.locals.get(name)
+                if v is not None:
+                    return v
         return self.globals.get(name)
 
     def scope_of(self, name: str) -> dict[str, Var]:

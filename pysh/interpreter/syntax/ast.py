@@ -490,13 +490,14 @@ class ExtGlob:
 
 
 class Word:
-    __slots__ = ('parts', 'text')
+    __slots__ = ('parts', 'text', 'run')
     __match_args__ = ('parts', 'text')
     _fields = ('parts', 'text')
 
     def __init__(self, parts: list, text: str = ''):
         self.parts = parts
         self.text = text
+        self.run = None
 
     def __eq__(self, other):
         if other.__class__ is not self.__class__:

@@ -477,11 +477,18 @@ ArithNode = ANum | AVar | AUnary | AIncDec | ABinary | ATernary | AAssign
 
 
 
+# Slots for the interpreter's own caches (not fields: not compared, printed or matched).
+# Word.run: the word's compiled expansion, made on first use.
+RUNTIME_SLOTS = {"Word": ["run"]}
+
+
 def gen_class(name: str, fields: list) -> str:
     names = [f[0] for f in fields]
+    extra = RUNTIME_SLOTS.get(name, [])
     out = [f"class {name}:"]
     slots = ", ".join(repr(n) for n in names) + ("," if len(names) == 1 else "")
-    out.append(f"    __slots__ = ({slots})")
+    all_slots = ", ".join(repr(n) for n in names + extra) + ("," if len(names + extra) == 1 else "")
+    out.append(f"    __slots__ = ({all_slots})")
     out.append(f"    __match_args__ = ({slots})")
     out.append(f"    _fields = ({slots})")
     out.append("")
@@ -507,6 +514,8 @@ def gen_class(name: str, fields: list) -> str:
             out.append(f"        self.{fname} = [] if {fname} is None else {fname}")
         else:
             out.append(f"        self.{fname} = {fname}")
+    for slot in extra:
+        out.append(f"        self.{slot} = None")
     out.append("")
     cmp = [f[0] for f in fields if f[3]]
     out.append("    def __eq__(self, other):")
