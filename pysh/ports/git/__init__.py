@@ -15,7 +15,7 @@ pysh's git (on dulwich). Supported commands:
    init       clone      add        rm         mv         commit     status
    log        diff       show       branch     checkout   switch     restore
    reset      tag        rev-parse  ls-files   grep       blame      stash
-   merge      config     cat-file   help
+   merge      config     cat-file   ls-tree    help
 
 Hooks, filters, fsmonitor and other command-running configuration never run;
 no host configuration is read; network transports are refused.
@@ -36,6 +36,7 @@ COMMANDS = {
     "diff": "diffcmd:cmd_diff",
     "rev-parse": "setup:cmd_rev_parse",
     "cat-file": "log:cmd_cat_file",
+    "ls-tree": "log:cmd_ls_tree",
     "branch": "branch:cmd_branch",
     "checkout": "branch:cmd_checkout",
     "switch": "branch:cmd_switch",

@@ -328,38 +328,289 @@ def _body(message: bytes) -> str:
 
 # ------------------------------------------------------------------ graph
 class Graph:
-    """git's --graph column layout for linear history and simple branch/merge shapes."""
+    """A port of git's graph.c (columns, mapping, post-merge and collapsing rows)."""
+
+    PADDING, SKIP, PRE_COMMIT, COMMIT, POST_MERGE, COLLAPSING = range(6)
 
     def __init__(self):
-        self.columns: list[bytes] = []  # the commit each column is waiting for
+        self.commit = None
+        self.parents: list[bytes] = []
+        self.num_parents = 0
+        self.width = 0
+        self.state = self.PADDING
+        self.prev_state = self.PADDING
+        self.commit_index = 0
+        self.prev_commit_index = 0
+        self.merge_layout = 0
+        self.edges_added = 0
+        self.prev_edges_added = 0
+        self.columns: list[bytes] = []
+        self.new_columns: list[bytes] = []
+        self.mapping: list[int] = []
+        self.old_mapping: list[int] = []
 
-    def layout(self, sha: bytes, parents: list[bytes]) -> tuple[str, list[str], str]:
-        """(commit-line prefix, transition prefixes for the next lines, continuation prefix)."""
-        cols = self.columns
-        if sha not in cols:
-            cols.append(sha)
-        col = cols.index(sha)
-        n = len(cols)
-        star = " ".join("*" if i == col else "|" for i in range(n)) + " "
-        trans: list[str] = []
-        extra = [p for p in parents[1:] if p not in cols]
-        newcols = cols[:col] + parents[:1] + extra + cols[col + 1:]
-        if len(parents) > 1:
-            star += "  "
-            trans.append("| " * col + "|\\" + "  " + "| " * (n - col - 1))
-        seen: list[bytes] = []
-        collapsed_at = -1
-        for i, c in enumerate(newcols):
-            if c in seen and collapsed_at == -1:
-                collapsed_at = i
+    # -- update ---------------------------------------------------------------
+    def update(self, commit: bytes, parents: list[bytes]) -> None:
+        self.commit = commit
+        self.parents = parents
+        self.num_parents = len(parents)
+        self.prev_commit_index = self.commit_index
+        self._update_columns()
+        if self.state != self.PADDING:
+            self.state = self.SKIP
+        else:
+            self.state = self.COMMIT
+
+    def _find_new(self, c: bytes) -> int:
+        try:
+            return self.new_columns.index(c)
+        except ValueError:
+            return -1
+
+    def _insert(self, c: bytes, idx: int) -> None:
+        i = self._find_new(c)
+        if i < 0:
+            i = len(self.new_columns)
+            self.new_columns.append(c)
+        if self.num_parents > 1 and idx > -1 and self.merge_layout == -1:
+            dist = idx - i
+            shift = 2 * dist - 3 if dist > 1 else 1
+            self.merge_layout = 0 if dist > 0 else 1
+            self.edges_added = self.num_parents + self.merge_layout - 2
+            mapping_idx = self.width + (self.merge_layout - 1) * shift
+            self.width += 2 * self.merge_layout
+        elif self.edges_added > 0 and self.width >= 2 and i == self.mapping[self.width - 2]:
+            mapping_idx = self.width - 2
+            self.edges_added = -1
+        else:
+            mapping_idx = self.width
+            self.width += 2
+        self.mapping[mapping_idx] = i
+
+    def _update_columns(self) -> None:
+        self.columns, self.new_columns = self.new_columns, []
+        num_columns = len(self.columns)
+        max_new = num_columns + self.num_parents
+        self.mapping = [-1] * (2 * max_new + 2)
+        self.mapping_size = 2 * max_new
+        self.width = 0
+        self.prev_edges_added = self.edges_added
+        self.edges_added = 0
+        seen_this = False
+        for i in range(num_columns + 1):
+            if i == num_columns:
+                if seen_this:
+                    break
+                col = self.commit
+            else:
+                col = self.columns[i]
+            if col == self.commit:
+                seen_this = True
+                self.commit_index = i
+                self.merge_layout = -1
+                for p in self.parents:
+                    self._insert(p, i)
+                if self.num_parents == 0:
+                    self.width += 2
+            else:
+                self._insert(col, -1)
+        while self.mapping_size > 1 and self.mapping[self.mapping_size - 1] < 0:
+            self.mapping_size -= 1
+
+    def _mapping_correct(self) -> bool:
+        for i in range(self.mapping_size):
+            t = self.mapping[i]
+            if t >= 0 and t != i // 2:
+                return False
+        return True
+
+    def _set_state(self, s: int) -> None:
+        self.prev_state = self.state
+        self.state = s
+
+    def finished(self) -> bool:
+        return self.state == self.PADDING
+
+    # -- lines --------------------------------------------------------------------
+    def next_line(self) -> tuple[str, bool]:
+        """(the next graph prefix, whether it was the commit line)."""
+        st = self.state
+        shown = False
+        if st == self.PADDING:
+            line = "".join("| " for _ in self.new_columns)
+        elif st == self.SKIP:
+            line = "..."
+            self._set_state(self.COMMIT)
+        elif st == self.COMMIT:
+            line = self._commit_line()
+            shown = True
+        elif st == self.POST_MERGE:
+            line = self._post_merge_line()
+        elif st == self.PRE_COMMIT:
+            line = "".join("| " for _ in self.columns)
+            self._set_state(self.COMMIT)
+        else:
+            line = self._collapsing_line()
+        if len(line) < self.width:
+            line += " " * (self.width - len(line))
+        return line, shown
+
+    def padding_line(self) -> str:
+        if self.state != self.COMMIT:
+            return self.next_line()[0]
+        out = []
+        for c in self.columns:
+            out.append("|")
+            if c == self.commit and self.num_parents > 2:
+                out.append(" " * ((self.num_parents - 2) * 2))
+            else:
+                out.append(" ")
+        line = "".join(out)
+        if len(line) < self.width:
+            line += " " * (self.width - len(line))
+        self.prev_state = self.PADDING
+        return line
+
+    def _commit_line(self) -> str:
+        out = []
+        seen_this = False
+        n = len(self.columns)
+        for i in range(n + 1):
+            if i == n:
+                if seen_this:
+                    break
+                col = self.commit
+            else:
+                col = self.columns[i]
+            if col == self.commit:
+                seen_this = True
+                out.append("*")
+                if self.num_parents > 2:
+                    out.append(self._octopus())
+            elif seen_this and self.edges_added > 1:
+                out.append("\\")
+            elif seen_this and self.edges_added == 1:
+                if self.prev_state == self.POST_MERGE and self.prev_edges_added > 0 and \
+                        self.prev_commit_index < i:
+                    out.append("\\")
+                else:
+                    out.append("|")
+            elif self.prev_state == self.COLLAPSING and 2 * i + 1 < len(self.old_mapping) and \
+                    self.old_mapping[2 * i + 1] == i and self.mapping[2 * i] < i:
+                out.append("/")
+            else:
+                out.append("|")
+            out.append(" ")
+        if self.num_parents > 1:
+            self._set_state(self.POST_MERGE)
+        elif self._mapping_correct():
+            self._set_state(self.PADDING)
+        else:
+            self._set_state(self.COLLAPSING)
+        return "".join(out)
+
+    def _octopus(self) -> str:
+        dashed = self.num_parents - 2 if self.merge_layout == 1 else self.num_parents - 1
+        # git: dashes for the extra parents ("*-." / "*-.-.")
+        s = ""
+        for k in range(dashed):
+            s += "-" if k < dashed - 1 or True else ""
+        return ("-" * (2 * dashed - 1)).replace("--", "-.") if dashed > 0 else ""
+
+    def _post_merge_line(self) -> str:
+        out = []
+        seen_this = False
+        n = len(self.columns)
+        first_parent = self.parents[0] if self.parents else None
+        parent_col_seen = False
+        for i in range(n + 1):
+            if i == n:
+                if seen_this:
+                    break
+                col = self.commit
+            else:
+                col = self.columns[i]
+            if col == self.commit:
+                seen_this = True
+                idx = self.merge_layout
+                for j in range(self.num_parents):
+                    out.append("/|\\"[idx])
+                    if idx == 2:
+                        if self.edges_added > 0 or j < self.num_parents - 1:
+                            out.append(" ")
+                    else:
+                        idx += 1
+                if self.edges_added == 0:
+                    out.append(" ")
+            elif seen_this:
+                out.append("\\ " if self.edges_added > 0 else "| ")
+            else:
+                out.append("|")
+                if self.merge_layout != 0 or i != self.commit_index - 1:
+                    out.append("_" if parent_col_seen else " ")
+            if col == first_parent:
+                parent_col_seen = True
+        if self._mapping_correct():
+            self._set_state(self.PADDING)
+        else:
+            self._set_state(self.COLLAPSING)
+        return "".join(out)
+
+    def _collapsing_line(self) -> str:
+        used_horizontal = False
+        horizontal_edge = -1
+        horizontal_edge_target = -1
+        self.mapping, self.old_mapping = self.old_mapping, self.mapping
+        size = self.mapping_size
+        if len(self.mapping) < len(self.old_mapping):
+            self.mapping = self.mapping + [-1] * (len(self.old_mapping) - len(self.mapping))
+        for i in range(len(self.mapping)):
+            self.mapping[i] = -1
+        for i in range(size):
+            target = self.old_mapping[i]
+            if target < 0:
                 continue
-            if c not in seen:
-                seen.append(c)
-        if collapsed_at != -1:
-            trans.append("| " * (collapsed_at - 1) + "|/" + "  " + "| " * (len(newcols) - collapsed_at - 1))
-        self.columns = seen
-        cont = "| " * len(seen) if seen else "  "
-        return star, trans, cont
+            if target * 2 == i:
+                self.mapping[i] = target
+            elif self.mapping[i - 1] < 0:
+                self.mapping[i - 1] = target
+                if horizontal_edge == -1:
+                    horizontal_edge = i
+                    horizontal_edge_target = target
+                    for j in range(target * 2 + 3, i - 2, 2):
+                        self.mapping[j] = target
+            elif self.mapping[i - 1] == target:
+                pass
+            else:
+                self.mapping[i - 2] = target
+                if horizontal_edge == -1:
+                    horizontal_edge_target = target
+                    horizontal_edge = i - 1
+                    for j in range(target * 2 + 3, i - 2, 2):
+                        self.mapping[j] = target
+        self.old_mapping = list(self.mapping)
+        if self.mapping[size - 1] < 0:
+            size -= 1
+        self.mapping_size = size
+        out = []
+        for i in range(size):
+            target = self.mapping[i]
+            if target < 0:
+                out.append(" ")
+            elif target * 2 == i:
+                out.append("|")
+            elif target == horizontal_edge_target and i != horizontal_edge - 1:
+                if i != target * 2 + 3:
+                    self.mapping[i] = -1
+                used_horizontal = True
+                out.append("_")
+            else:
+                if used_horizontal and i < horizontal_edge:
+                    self.mapping[i] = -1
+                out.append("/")
+        if self._mapping_correct():
+            self._set_state(self.PADDING)
+        return "".join(out)
 
 
 # -------------------------------------------------------------------- log
@@ -406,6 +657,7 @@ class LogOptions:
         self.revs: list[str] = []
         self.paths: list[str] = []
         self.raw = False
+        self.hidden: set[bytes] = set()
 
 
 def _need_int(opt: str, v: str) -> int:
@@ -784,6 +1036,10 @@ async def run_log(ctx: Ctx, repo: Repo, o: LogOptions) -> None:
     grep_rx = _compile_grep(o, o.greps) if o.greps else None
     want_diff = o.patch or o.stat or o.shortstat or o.numstat or o.name_only or o.name_status or \
         o.summary or o.raw
+    o.hidden = set()
+    if o.graph:
+        for e in excl:
+            o.hidden |= revs.ancestors(repo, e)
     walk = walk_date_order(repo, tips, excl, first_parent=o.first_parent)
     if o.graph or o.topo:
         walk = iter(topo_sort(repo, list(walk)))
@@ -870,26 +1126,59 @@ async def _emit(ctx: Ctx, repo: Repo, o: LogOptions, pretty: Pretty, sha: bytes,
         ctx.write(sep + body)
         await ctx.maybe_flush()
         return
+    ctx.write(_graph_entry(graph, o, kind, pretty, sha, c, text, diff, first))
+    await ctx.maybe_flush()
+
+
+def _graph_entry(graph: Graph, o: LogOptions, kind: str, pretty: Pretty, sha: bytes, c: Commit,
+                 text: str, diff: str, first: bool) -> str:
+    """One commit's output with git's graph prefixes (log-tree.c's order of calls)."""
     parents = list(c.parents[:1] if o.first_parent else c.parents)
-    before = "| " * len(graph.columns) if graph.columns else "  "
-    star, trans, cont = graph.layout(sha, parents)
-    out = []
-    if sep:
-        out.append(before + "\n")
-    lines = body.split("\n")
-    if lines and lines[-1] == "":
+    graph.update(sha, [p for p in parents if p not in o.hidden])
+    use_term = kind == "oneline" or (kind == "user" and not pretty.sep)
+    out: list[str] = []
+    if not first and not use_term:
+        out.append(graph.padding_line() + "\n")
+    while True:
+        line, shown = graph.next_line()
+        out.append(line)
+        if shown:
+            break
+        out.append("\n")
+    msg = text
+    terminated = msg.endswith("\n")
+    if kind == "oneline" and terminated:  # our oneline header carries its terminator
+        msg, terminated = msg[:-1], False
+    lines = msg.split("\n")
+    if terminated:
         lines.pop()
     for k, ln in enumerate(lines):
-        if k == 0:
-            out.append(star + ln + "\n")
-        elif trans:
-            out.append(trans.pop(0) + ln + "\n")
-        else:
-            out.append(cont + ln + "\n")
-    for t in trans:
-        out.append(t + "\n")
-    ctx.write("".join(out))
-    await ctx.maybe_flush()
+        if k:
+            out.append("\n" + graph.next_line()[0])
+        out.append(ln)
+    if terminated:
+        out.append("\n")
+    if not graph.finished():
+        if not terminated:
+            out.append("\n")
+        while True:
+            out.append(graph.next_line()[0])
+            if graph.finished():
+                break
+            out.append("\n")
+        if terminated:
+            out.append("\n")
+    if use_term:  # log-tree.c: padding first when the message ended its own line
+        out.append((graph.padding_line() if terminated else "") + "\n")
+    if diff:
+        if kind != "oneline":
+            out.append(graph.next_line()[0] + "\n")
+        dl = diff.split("\n")
+        if dl and dl[-1] == "":
+            dl.pop()
+        for ln in dl:
+            out.append(graph.next_line()[0] + ln + "\n")
+    return "".join(out)
 
 
 # ------------------------------------------------------------------- show
@@ -1309,3 +1598,59 @@ def _line_map(old: list[bytes], new: list[bytes], repo: Repo) -> dict[int, int]:
         i1 += 1
         i2 += 1
     return out
+
+
+# ----------------------------------------------------------------- ls-tree
+async def cmd_ls_tree(ctx: Ctx, args: list[str]) -> int:
+    opts = Opts("ls-tree", {"r": ("flag", "r"), "d": ("flag", "d"), "t": ("flag", "t"),
+                            "name-only": ("flag", "names"), "name-status": ("flag", "names"),
+                            "l": ("flag", "long"), "long": ("flag", "long"), "z": ("flag", "z"),
+                            "full-name": ("flag", "full"), "full-tree": ("flag", "fulltree"),
+                            "abbrev": ("optarg", "abbrev")},
+                usage="usage: git ls-tree [<options>] <tree-ish> [<path>...]")
+    vals, pos, after = opts.parse(args)
+    pos += after or []
+    if not pos:
+        raise usage_error(opts.usage)
+    repo = ctx.repo
+    tree = revs.resolve(repo, pos[0], want="tree", missing_ok=True)
+    if tree is None:
+        raise fatal("Not a valid object name " + pos[0])
+    paths = [p.strip("/") for p in pos[1:]]
+    end = "\0" if vals.get("z") else "\n"
+    out = []
+
+    def walk(sha: bytes, prefix: bytes) -> None:
+        for e in repo[sha].iteritems():
+            ctx.tick()
+            full = prefix + e.path
+            is_tree = e.mode == 0o40000
+            name = decode(full)
+            if paths and not any(name == p or name.startswith(p + "/") or p.startswith(name + "/")
+                                 for p in paths):
+                continue
+            descend = is_tree and (vals.get("r") or any(p.startswith(name + "/") for p in paths))
+            if descend:
+                if vals.get("t"):
+                    out.append(_ls_row(repo, e, full, vals, end))
+                walk(e.sha, full + b"/")
+                continue
+            if vals.get("d") and not is_tree:
+                continue
+            out.append(_ls_row(repo, e, full, vals, end))
+
+    walk(tree, b"")
+    ctx.write("".join(out))
+    return 0
+
+
+def _ls_row(repo: Repo, e, full: bytes, vals: dict, end: str) -> str:
+    name = quote_path(full) if not vals.get("z") else decode(full)
+    if vals.get("names"):
+        return name + end
+    kind = "tree" if e.mode == 0o40000 else "commit" if e.mode == 0o160000 else "blob"
+    sha = repo.short(e.sha, int(vals["abbrev"])) if vals.get("abbrev") not in (None, True) else decode(e.sha)
+    if vals.get("long"):
+        size = "-" if kind != "blob" else str(len(repo[e.sha].as_raw_string()))
+        return f"{e.mode:06o} {kind} {sha} {size:>7}\t{name}{end}"
+    return f"{e.mode:06o} {kind} {sha}\t{name}{end}"

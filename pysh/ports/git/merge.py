@@ -461,18 +461,18 @@ def _stash_push(ctx: Ctx, repo: Repo, args: list[str], *, save: bool) -> int:
     committer = identity(ctx, "COMMITTER")
     itree = build_tree_from_index(repo)
     icommit = make_commit(repo, itree, [head], f"index on {br}: {summary}\n", author, committer)
-    # the work tree's tracked content
-    wflat = {}
-    for p in idx:
-        w = wt.get(p)
-        if w is None:
+    # the work tree's state, as git builds it: the index tree, then every path where the
+    # work tree (or the index) differs from HEAD takes its work-tree content (or is dropped)
+    wflat = dict(idx)
+    for p in sorted(set(head_flat) | set(idx)):
+        if p in idx and wt.get(p) == head_flat.get(p):
             continue
-        if w[1] not in repo.object_store:
-            got = repo.wt_read(p)
-            if got is None:
-                continue
-            repo.add_blob(got[1])
-        wflat[p] = w
+        got = repo.wt_read(p)
+        if got is None:
+            wflat.pop(p, None)
+            continue
+        mode, data, _ = got
+        wflat[p] = (mode, repo.add_blob(data))
     wtree = tree_from_flat(repo, wflat)
     wmsg = f"On {br}: {message}" if message else f"WIP on {br}: {summary}"
     wcommit = make_commit(repo, wtree, [head, icommit.id], wmsg, author, committer)

@@ -25,6 +25,21 @@ MERGED = BRANCHY + [dated(9, git("merge", "-q", "--no-edit", "feat")),
                     ap("e.txt", "after\n"), commit(10, "after merge", "-a")]
 SETUPS["merged"] = MERGED
 
+# Three lines of work merged back and forth: git's graph.c collapsing and post-merge rows.
+TANGLED = MERGED + [
+    git("checkout", "-q", "-b", "side", "HEAD~3"),
+    w("s.txt", "side\n"), git("add", "s.txt"), commit(11, "side one"),
+    git("checkout", "-q", "-b", "third", "main~1"),
+    w("t.txt", "third\n"), git("add", "t.txt"), commit(12, "third one"),
+    git("checkout", "-q", "main"), ap("a.txt", "five\n"), commit(13, "main five", "-a"),
+    dated(14, git("merge", "-q", "--no-edit", "side")),
+    git("checkout", "-q", "side"), ap("s.txt", "two\n"), commit(15, "side two", "-a"),
+    git("checkout", "-q", "main"),
+    dated(16, git("merge", "-q", "--no-edit", "third")),
+    dated(17, git("merge", "-q", "--no-edit", "side")),
+]
+SETUPS["tangled"] = TANGLED
+
 CODE = BASE + [
     w("code.py", "import os\n\n\ndef alpha():\n    return 1\n\n\ndef beta():\n    x = 1\n"
       "    y = 2\n    return x + y\n\n\nclass Gamma:\n    def m(self):\n        pass\n"),
@@ -64,6 +79,16 @@ CASES = [
     case("log_graph_merge", git("log", "--graph", "--oneline"), setup="merged"),
     case("log_graph_all", git("log", "--graph", "--oneline", "--all"), setup="branchy"),
     case("log_all", git("log", "--all", "--oneline"), setup="branchy"),
+    case("log_graph_tangled", git("log", "--graph", "--oneline"), setup="tangled"),
+    case("log_graph_tangled_all", git("log", "--graph", "--oneline", "--all"), setup="tangled"),
+    case("log_graph_tangled_medium", git("log", "--graph", "-6", "--format=%s%n%b"), setup="tangled"),
+    case("ls_tree", git("ls-tree", "HEAD"), setup="hist"),
+    case("ls_tree_r", git("ls-tree", "-r", "HEAD"), setup="hist"),
+    case("ls_tree_rt_long", git("ls-tree", "-r", "-t", "-l", "HEAD"), setup="hist"),
+    case("ls_tree_name_only_path", git("ls-tree", "--name-only", "HEAD", "dir"), setup="hist"),
+    case("ls_tree_d", git("ls-tree", "-d", "HEAD~1"), setup="hist"),
+    case("ls_tree_abbrev", git("ls-tree", "--abbrev=7", "HEAD", "dir/c.txt"), setup="hist"),
+    case("ls_tree_bad", git("ls-tree", "nope"), setup="hist"),
     case("log_merged", git("log", "--oneline"), setup="merged"),
     case("log_merged_medium", git("log", "-3"), setup="merged"),
     case("log_range", git("log", "--oneline", "main..feat"), setup="branchy"),
