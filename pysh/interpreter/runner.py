@@ -1486,22 +1486,31 @@ class Interp(Expander):
         tg = self.session.task_group
 
         async def runner():
-            with anyio.CancelScope() as scope:
-                job.cancel_scope = scope
-                try:
-                    job.status = await child._stage(node.command, False)
-                except (LimitExceeded, Interrupted):
-                    job.status = 1
-                except Exception as e:  # noqa: BLE001 - never a traceback from a job
-                    await child.diag(f"internal error ({type(e).__name__})")
-                    job.status = 1
-                finally:
-                    child.close_fds()
-            if scope.cancelled_caught:
-                job.status = 143
-            job.done = True
-            job.event.set()
+            finished = False
+            try:
+                with anyio.CancelScope() as scope:
+                    job.cancel_scope = scope
+                    try:
+                        job.status = await child._stage(node.command, False)
+                        finished = True
+                    except (LimitExceeded, Interrupted):
+                        job.status = 1
+                        finished = True
+                    except Exception as e:  # noqa: BLE001 - never a traceback from a job
+                        await child.diag(f"internal error ({type(e).__name__})")
+                        job.status = 1
+                        finished = True
+                    finally:
+                        child.close_fds()
+            finally:
+                # killed (kill %N), or cancelled because the run itself ended: SIGTERM's status
+                if not finished and job.status < 128:
+                    job.status = 143
+                job.done = True
+                job.event.set()
 
+        if self.interactive:
+            await self.err(f"[{job.number}] {pid}\n")
         if tg is None:
             await runner()
         else:
@@ -1910,6 +1919,16 @@ class Interp(Expander):
         child.cwd = shell.cwd
         child.budget = shell.budget
         return await child.run_source(source, name="sh")
+
+    def kill(self, pid: int, sig: int) -> bool:
+        """Signal a virtual process (a job); False when there is no such process."""
+        job = self.session.jobs.get(pid)
+        if job is None:
+            return False
+        if sig != 0 and not job.done and job.cancel_scope is not None:
+            job.status = 128 + sig
+            job.cancel_scope.cancel()
+        return True
 
     def processes(self) -> list[ProcessInfo]:
         rows = [ProcessInfo(SHELL_PID, SHELL_PID - 1, self.argv0, "S",
