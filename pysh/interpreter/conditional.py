@@ -10,7 +10,7 @@ from pysh.interpreter import pattern as pat
 from pysh.interpreter.errors import ShellError
 from pysh.interpreter.expand import BREAK, QUOTED
 from pysh.interpreter.syntax import ast as A
-from pysh.shellkit import FileSystemError, InputStream, OutputStream
+from pysh.shellkit import FileSystemError
 
 FILE_UNARY = set("abcdefghkprsuwxGLNOS") | {"t"}
 STRING_UNARY = {"z", "n"}
@@ -257,5 +257,3 @@ def _ere_to_python(src: str) -> str:
         i += 1
     return "".join(out)
 
-
-_ = (InputStream, OutputStream)

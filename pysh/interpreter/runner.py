@@ -9,7 +9,6 @@ A subshell is a copy of its parent's Interp, so it cannot change the parent.
 from __future__ import annotations
 
 import os
-import posixpath
 import random
 import time
 from collections.abc import Callable
@@ -48,10 +47,7 @@ from pysh.interpreter.syntax.errors import ArithError, ParseError
 from pysh.shellkit import (
     BrokenPipe,
     Budget,
-    BytesInput,
     CaptureOutput,
-    FileInput,
-    FileOutput,
     FileSystemError,
     InputStream,
     Interrupted,
@@ -65,7 +61,7 @@ from pysh.shellkit import (
     encode,
 )
 from pysh.shellkit.commands import CommandLoadError
-from pysh.shellkit.confine import COMMAND_DIRS, STREAM
+from pysh.shellkit.confine import COMMAND_DIRS
 
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
@@ -106,6 +102,7 @@ class Session:
         self.start_time = time.monotonic()
         self.random = random.Random()
         self.builtins: dict[str, Callable] = {}
+        self.shell_stdin = None  # the top-level shell's own stdin stream (set by its creator)
 
     def new_pid(self) -> int:
         pid = self.next_pid
@@ -557,7 +554,7 @@ class Interp(Expander):
         text = index.text
         if index.node is not None:
             try:
-                idx = self.arith.eval(index.node) if True else 0
+                idx = self.arith.eval(index.node)
             except ArithRuntimeError as e:
                 raise ExpansionError(str(e), status=1, action="line") from None
             self.arith.text = text
@@ -773,7 +770,7 @@ class Interp(Expander):
         if value is None and "nounset" in self.opts:
             from pysh.interpreter.errors import NounsetError
 
-            raise NounsetError(name if index is None else f"{name}[{index}]" if False else name)
+            raise NounsetError(name)
         return value
 
     def _arith_get(self, name: str, index: str | None) -> str | None:
@@ -973,8 +970,7 @@ class Interp(Expander):
         ps4 = self.get_scalar("PS4")
         if ps4 is None:
             return ""
-        first = ps4[:1]
-        return first * (self.subshell_level + 1 if False else 1) + ps4[1:] if ps4 else ""
+        return self.prompt_expand(ps4) if "\\" in ps4 else ps4
 
     async def xtrace(self, node, argv: list[str]) -> None:
         parts = []
@@ -1473,11 +1469,12 @@ class Interp(Expander):
 
     async def exec_background(self, node: A.Background) -> int:
         child = self.fork()
-        if not self.interactive:
-            # bash: a background job's stdin is /dev/null when job control is off
-            old = child.fds.get(0)
-            if old is not None and not isinstance(old, (BytesInput,)) and 0 in child.fds:
-                pass
+        stdin = child.fds.get(0)
+        if stdin is not None and stdin is self.session.shell_stdin:
+            # bash: with job control off, a background command does not read the shell's
+            # own stdin (the script, or the terminal): it gets /dev/null
+            stdin.close()
+            child.fds[0] = NullInput()
         pid = child.pid
         self.session.job_numbers += 1
         job = Job(pid, self.session.job_numbers, _command_text(node.command))
@@ -2024,6 +2021,3 @@ _DISPATCH = {
     A.CondCmd: Interp.exec_cond_cmd,
     A.Coproc: Interp.exec_coproc,
 }
-
-# keep the unused imports meaningful for readers of this module's surface
-_ = (posixpath, FileInput, FileOutput, NullInput, STREAM)
