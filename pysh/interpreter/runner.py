@@ -1751,10 +1751,12 @@ class Interp(Expander):
         return await self.with_redirs(node.redirs, self._cond_cmd, node)
 
     async def _cond_cmd(self, node: A.CondCmd) -> int:
-        from pysh.interpreter.conditional import eval_cond
+        from pysh.interpreter.conditional import InvalidRegex, eval_cond
 
         try:
             status = 0 if await eval_cond(self, node.expr) else 1
+        except InvalidRegex:
+            status = 2
         except ExpansionError:
             raise
         except ShellError as e:
