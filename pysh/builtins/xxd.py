@@ -88,6 +88,7 @@ for _i, _ch in enumerate(b"0123456789abcdef"):
 for _i, _ch in enumerate(b"ABCDEF"):
     HEXVAL[_ch] = 10 + _i
 BITS = [format(c, "08b") for c in range(256)]
+BITS_SPACED = [b + " " for b in BITS]
 
 
 class Exit(Exception):
@@ -733,9 +734,6 @@ async def _dump(shell, src: Source, out: Out, seekoff: int, o: dict) -> None:
             if g == 1:
                 return " ".join(items)
             return " ".join("".join(items[i:i + g]) for i in range(0, len(items), g))
-        h = d.hex()
-        if upper:
-            h = h.upper()
         if le:
             groups = []
             for i in range(0, len(d), g):
@@ -744,10 +742,8 @@ async def _dump(shell, src: Source, out: Out, seekoff: int, o: dict) -> None:
                     grp = grp.upper()
                 groups.append(grp.rjust(2 * g))
             return " ".join(groups)
-        step = 2 * g
-        if step >= len(h):
-            return h
-        return " ".join([h[i:i + step] for i in range(0, len(h), step)])
+        h = d.hex(" ", -g) if g < len(d) else d.hex()
+        return h.upper() if upper else h
 
     def literal_line(n: int, d: bytes) -> str:
         a = addr(n)
@@ -779,11 +775,42 @@ async def _dump(shell, src: Source, out: Out, seekoff: int, o: dict) -> None:
         if pending:
             data = pending + data
         nfull = len(data) // cols
-        for k in range(nfull):
-            d = data[k * cols:(k + 1) * cols]
-            last = full_line(n, d)
-            lines.line(last, (cols - d.count(0)) if autoskip else 1)
-            n += cols
+        if autoskip or literal:
+            for k in range(nfull):
+                d = data[k * cols:(k + 1) * cols]
+                last = full_line(n, d)
+                lines.line(last, (cols - d.count(0)) if autoskip else 1)
+                n += cols
+        elif nfull:
+            text = data[:nfull * cols].translate(column).decode("latin-1")
+            parts = lines.parts
+            if hextype == HEX_NORMAL and not decimal and not upper and g < cols:
+                mask = ULONG - 1
+                for k in range(0, nfull * cols, cols):
+                    parts.append(f"{(n + base) & mask:08x}: {data[k:k + cols].hex(' ', -g)}  "
+                                 f"{text[k:k + cols]}\n")
+                    n += cols
+            elif le and g > 1:
+                # reverse the bytes of every group of the chunk, then dump as groups
+                end = nfull * cols
+                swapped = bytearray(end)
+                for j in range(g):
+                    swapped[j:end:g] = data[g - 1 - j:end:g]
+                for k in range(0, end, cols):
+                    h = swapped[k:k + cols].hex(" ", -g) if g < cols else swapped[k:k + cols].hex()
+                    parts.append(f"{addr(n)} {h.upper() if upper else h}  {text[k:k + cols]}\n")
+                    n += cols
+            elif bits and g == 1:
+                spaced = BITS_SPACED
+                for k in range(0, nfull * cols, cols):
+                    h = "".join(map(spaced.__getitem__, data[k:k + cols]))
+                    parts.append(f"{addr(n)} {h[:-1]}  {text[k:k + cols]}\n")
+                    n += cols
+            else:
+                for k in range(nfull):
+                    parts.append(f"{addr(n)} {hexpart(data[k * cols:(k + 1) * cols])}  "
+                                 f"{text[k * cols:(k + 1) * cols]}\n")
+                    n += cols
         pending = data[nfull * cols:]
         await lines.flush()
         budget.check()
