@@ -135,6 +135,7 @@ PORTS: dict[str, str] = {
 
 # -- git (pysh.ports.git) ------------------------------------------------------
 GIT: dict[str, str] = {
+    "git": "pysh.ports.git:main",
 }
 
 

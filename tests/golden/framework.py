@@ -9,6 +9,9 @@ list of dicts:
     files    workspace contents (see tests.harness.populate)
     env      extra environment variables
     oracle   argv for the real tool when it differs (e.g. ["gawk", "--posix", ...])
+    setup    [step, ...] run first, in the workspace, on both sides (output discarded): an argv,
+             or {"write": path, "content": ..., "append": bool} (a file the harness writes)
+    cwd      a workspace subdirectory to run ``argv`` in (relative)
     subst    [(regex, replacement)] applied to the real tool's output when recording
              (e.g. the owner name: the sandbox reports a synthetic user)
 

@@ -30,8 +30,17 @@ def record_case(case: dict) -> dict:
         populate(real, case.get("files", {}))
         env = dict(ORACLE_ENV, HOME=real, PWD=real)
         env.update(case.get("env", {}))
+        for step in case.get("setup", []):
+            if isinstance(step, dict):  # a file the harness writes itself
+                path = os.path.join(real, step["write"])
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "ab" if step.get("append") else "wb") as f:
+                    f.write(to_bytes(step.get("content")))
+                continue
+            subprocess.run(step, cwd=real, env=env, capture_output=True, timeout=60)
         argv = case.get("oracle", case["argv"])
-        p = subprocess.run(argv, cwd=real, env=env, input=to_bytes(case.get("stdin")),
+        cwd = os.path.join(real, case["cwd"]) if case.get("cwd") else real
+        p = subprocess.run(argv, cwd=cwd, env=env, input=to_bytes(case.get("stdin")),
                            capture_output=True, timeout=60)
     out, err = p.stdout, p.stderr
     for host in (real.encode(), d.encode()):

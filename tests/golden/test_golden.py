@@ -19,6 +19,19 @@ def _params():
 def test_golden(case, expected):
     assert expected is not None, "no recording: run python -m tests.golden.record"
     with sandbox(case.get("files", {})) as ex:
-        r = run_cmd(ex, case["argv"], to_bytes(case.get("stdin")), env=case.get("env"))
+        for step in case.get("setup", []):
+            if isinstance(step, dict):  # a file the harness writes itself
+                path = "/batch/" + step["write"]
+                parent = path.rsplit("/", 1)[0]
+                ex.shell.fs.mkdir(parent, parents=True, exist_ok=True)
+                data = to_bytes(step.get("content"))
+                if step.get("append"):
+                    ex.shell.fs.append_bytes(path, data)
+                else:
+                    ex.shell.fs.write_bytes(path, data)
+                continue
+            run_cmd(ex, step, env=case.get("env"))
+        cwd = "/batch/" + case["cwd"] if case.get("cwd") else None
+        r = run_cmd(ex, case["argv"], to_bytes(case.get("stdin")), env=case.get("env"), cwd=cwd)
     assert (r.stdout, r.stderr, r.status) == (
         decode_blob(expected["stdout"]), decode_blob(expected["stderr"]), expected["status"])

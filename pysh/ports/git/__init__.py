@@ -1,0 +1,150 @@
+"""git: a hardened port on dulwich's object store, refs and index.
+
+Subcommands live in sibling modules, imported on first use. See ``core`` for the
+security model (discovery, refusals, the config stack, work-tree I/O).
+"""
+
+from __future__ import annotations
+
+from pysh.shellkit import Shell
+
+HELP = """usage: git [-C <path>] [-c <name>=<value>] [--no-pager] <command> [<args>]
+
+pysh's git (on dulwich). Supported commands:
+
+   init       clone      add        rm         mv         commit     status
+   log        diff       show       branch     checkout   switch     restore
+   reset      tag        rev-parse  ls-files   grep       blame      stash
+   merge      config     cat-file   help
+
+Hooks, filters, fsmonitor and other command-running configuration never run;
+no host configuration is read; network transports are refused.
+"""
+
+COMMANDS = {
+    "init": "setup:cmd_init",
+    "clone": "setup:cmd_clone",
+    "config": "setup:cmd_config",
+    "add": "index:cmd_add",
+    "rm": "index:cmd_rm",
+    "mv": "index:cmd_mv",
+    "commit": "index:cmd_commit",
+    "status": "status:cmd_status",
+    "ls-files": "index:cmd_ls_files",
+    "log": "log:cmd_log",
+    "show": "log:cmd_show",
+    "diff": "diffcmd:cmd_diff",
+    "rev-parse": "setup:cmd_rev_parse",
+    "cat-file": "log:cmd_cat_file",
+    "branch": "branch:cmd_branch",
+    "checkout": "branch:cmd_checkout",
+    "switch": "branch:cmd_switch",
+    "restore": "branch:cmd_restore",
+    "reset": "branch:cmd_reset",
+    "tag": "branch:cmd_tag",
+    "merge": "merge:cmd_merge",
+    "stash": "merge:cmd_stash",
+    "grep": "log:cmd_grep",
+    "blame": "log:cmd_blame",
+}
+
+
+async def main(shell: Shell, argv: list[str]) -> int:
+    import importlib
+
+    from pysh.ports.git.core import Ctx, GitExit
+    from pysh.shellkit import BrokenPipe
+
+    args = list(argv[1:])
+    overrides: list[tuple[str, str]] = []
+    cwd = shell.cwd
+    while args and args[0].startswith("-"):
+        a = args.pop(0)
+        if a in ("-h", "--help"):
+            await shell.stdout.write(HELP.encode())
+            return 0
+        if a == "--version":
+            await shell.stdout.write(b"git version 2.39.5 (pysh)\n")
+            return 0
+        if a in ("--no-pager", "-P", "--no-replace-objects", "--literal-pathspecs",
+                 "--no-optional-locks"):
+            continue
+        if a == "-C" or a == "-c":
+            if not args:
+                await shell.stderr.write(f"error: no directory given for {a}\n".encode()
+                                         if a == "-C" else b"error: -c expects a configuration string\n")
+                return 129
+            val = args.pop(0)
+            if a == "-C":
+                import os
+                import posixpath
+                import stat
+
+                from pysh.ports._common import vstat
+
+                target = posixpath.normpath(shell.abspath(val))
+                try:
+                    st = vstat(shell, target)
+                    code = 0 if stat.S_ISDIR(st.st_mode) else 20
+                except OSError as e:
+                    code = e.errno or 2
+                if code:
+                    await shell.stderr.write(
+                        f"fatal: cannot change to '{val}': {os.strerror(code)}\n".encode(
+                            "utf-8", "surrogateescape"))
+                    return 128
+                cwd = target
+            else:
+                k, eq, v = val.partition("=")
+                overrides.append((k, v if eq else "true"))
+            continue
+        if a.startswith("--git-dir=") or a.startswith("--work-tree="):
+            k, _, v = a.partition("=")
+            shell = shell.child(env={**shell.env, ("GIT_DIR" if k == "--git-dir" else
+                                                  "GIT_WORK_TREE"): v})
+            continue
+        await shell.stderr.write(f"unknown option: {a}\n{HELP.splitlines()[0]}\n".encode())
+        return 129
+    if not args:
+        await shell.stdout.write(HELP.encode())
+        return 1
+    if cwd != shell.cwd:
+        shell = shell.child(cwd=cwd)
+    name = args[0]
+    if name == "help":
+        await shell.stdout.write(HELP.encode())
+        return 0
+    target = COMMANDS.get(name)
+    if target is None:
+        await shell.stderr.write(
+            f"git: '{name}' is not a git command. See 'git --help'.\n".encode("utf-8", "surrogateescape"))
+        return 1
+    if len(args) > 1 and args[1] in ("-h", "--help"):
+        await shell.stdout.write(f"usage: git {name} [<options>]\n\n(pysh port: see 'git --help')\n".encode())
+        return 0
+    mod, func = target.split(":")
+    fn = getattr(importlib.import_module(f"pysh.ports.git.{mod}"), func)
+    ctx = Ctx(shell, overrides)
+    try:
+        status = await fn(ctx, args[1:])
+    except GitExit as e:
+        await ctx.flush()
+        msg = e.message
+        if msg:
+            await shell.stderr.write(shell.display(msg).encode("utf-8", "surrogateescape") + b"\n")
+        return e.status
+    except OSError as e:
+        await ctx.flush()
+        from pysh.ports._common import fs_message
+
+        await shell.stderr.write(f"fatal: {fs_message(e)}\n".encode("utf-8", "surrogateescape"))
+        return 128
+    except BrokenPipe:
+        raise
+    except Exception as e:  # a library error: its text folded, never a traceback
+        await ctx.flush()
+        text = shell.display(f"{type(e).__name__}: {e}")
+        await shell.stderr.write(f"fatal: {text}\n".encode("utf-8", "surrogateescape"))
+        return 128
+    await ctx.flush()
+    return status

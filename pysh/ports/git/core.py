@@ -1,0 +1,1327 @@
+"""The hardened repository layer under every git subcommand.
+
+* **Discovery** walks up from the virtual cwd through door B and stops at the
+  mount root. A ``.git`` file's ``gitdir:`` is read as a *virtual* path and
+  resolved by the core: a redirect out of the sandbox is refused.
+* **Opening** builds the repository from dulwich's primitives only
+  (``DiskObjectStore`` without alternates, ``DiskRefsContainer``, ``Index``,
+  the repo's own ``config``), never ``dulwich.repo.Repo``: no hooks, no
+  filters, no fsmonitor, no ``sshCommand``, no host ``~/.gitconfig`` or
+  ``/etc/gitconfig``. The only other config file read is the *virtual*
+  ``$HOME/.gitconfig``, through the core. ``objects/info/alternates``,
+  ``commondir`` and any symlink inside the git dir that leaves the sandbox
+  are refused before dulwich touches anything.
+* **The working tree** is read and written through the confinement core
+  (held parent directories, ``O_NOFOLLOW``), walked with ``shell.walk()``.
+* Every message names virtual paths; dulwich's exception texts are folded.
+"""
+
+from __future__ import annotations
+
+import errno
+import fnmatch
+import hashlib
+import os
+import posixpath
+import re
+import stat as _stat
+import time
+from pathlib import Path
+
+from pysh.ports import _common
+from pysh.ports._common import HeldDir, host_of
+from pysh.shellkit import FileSystemError, Shell, decode, encode
+
+
+# ------------------------------------------------------------------ errors
+class GitExit(Exception):
+    """Stop the command: print ``message`` (already prefixed) to stderr, exit ``status``."""
+
+    def __init__(self, message: str, status: int = 128):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def fatal(msg: str) -> GitExit:
+    return GitExit(f"fatal: {msg}", 128)
+
+
+def usage_error(msg: str) -> GitExit:
+    return GitExit(msg, 129)
+
+
+NOT_A_REPO = "not a git repository (or any of the parent directories): .git"
+
+
+# ------------------------------------------------------------------ context
+class Ctx:
+    """One git invocation: the shell, buffered output, the repository once found."""
+
+    def __init__(self, shell: Shell, config_overrides: list[tuple[str, str]]):
+        self.shell = shell
+        self.out = bytearray()
+        self.err = bytearray()
+        self.overrides = config_overrides
+        self._repo: Repo | None = None
+        self._n = 0
+
+    # output
+    def write(self, data: bytes | str) -> None:
+        self.out += encode(data) if isinstance(data, str) else data
+
+    def ewrite(self, data: bytes | str) -> None:
+        self.err += encode(data) if isinstance(data, str) else data
+
+    async def flush(self) -> None:
+        if self.err:
+            data = bytes(self.err)
+            self.err.clear()
+            await self.shell.stderr.write(data)
+        if self.out:
+            data = bytes(self.out)
+            self.out.clear()
+            await self.shell.stdout.write(data)
+
+    async def maybe_flush(self) -> None:
+        if len(self.out) >= 64 * 1024:
+            self.shell.budget.check()
+            await self.flush()
+
+    def tick(self) -> None:
+        self._n += 1
+        if self._n & 127 == 0:
+            self.shell.budget.check()
+
+    @property
+    def env(self) -> dict[str, str]:
+        return self.shell.env
+
+    # the repository
+    @property
+    def repo(self) -> Repo:
+        if self._repo is None:
+            self._repo = discover(self)
+        return self._repo
+
+    def try_repo(self) -> Repo | None:
+        try:
+            return self.repo
+        except GitExit:
+            return None
+
+
+# --------------------------------------------------------- virtual helpers
+def vjoin(a: str, b: str) -> str:
+    if not b:
+        return a
+    return posixpath.normpath(a.rstrip("/") + "/" + b) if a != "/" else posixpath.normpath("/" + b)
+
+
+def vlstat(shell: Shell, vpath: str) -> os.stat_result | None:
+    try:
+        return _common.vstat(shell, vpath, follow=False)
+    except OSError:
+        return None
+
+
+def is_mount_root(shell: Shell, vpath: str) -> bool:
+    try:
+        return shell.core.table.get(vpath) is not None
+    except Exception:
+        return True
+
+
+# -------------------------------------------------------------- discovery
+def _read_small(shell: Shell, vpath: str, cap: int = 1 << 20) -> bytes:
+    data = _common.read_file(shell, vpath)
+    return data[:cap]
+
+
+def _gitfile_target(shell: Shell, dotgit: str) -> str:
+    """The virtual git dir a ``.git`` file names (``gitdir: X``), confined by the core."""
+    try:
+        data = _read_small(shell, dotgit, 4096)
+    except OSError:
+        raise fatal(f"invalid gitfile format: {dotgit}") from None
+    text = decode(data).strip()
+    if not text.startswith("gitdir:"):
+        raise fatal(f"invalid gitfile format: {dotgit}")
+    target = text[len("gitdir:"):].strip()
+    vt = target if target.startswith("/") else vjoin(posixpath.dirname(dotgit), target)
+    vt = posixpath.normpath(vt)
+    try:
+        host = shell.resolve(vt)
+    except OSError:
+        raise fatal(f"not a git repository: {dotgit} (its gitdir is outside the sandbox)") from None
+    try:
+        vt = shell.to_virtual(host)
+    except ValueError:
+        raise fatal(f"not a git repository: {dotgit}") from None
+    if not _looks_like_gitdir(shell, vt):
+        raise fatal(f"not a git repository: {vt}")
+    return vt
+
+
+def _looks_like_gitdir(shell: Shell, vdir: str) -> bool:
+    st = vlstat(shell, vjoin(vdir, "HEAD"))
+    if st is None:
+        return False
+    for sub in ("objects", "refs"):
+        st = vlstat(shell, vjoin(vdir, sub))
+        # a symlinked internal passes here and is judged (refused if it leaves) by _check_gitdir
+        if st is None or not (_stat.S_ISDIR(st.st_mode) or _stat.S_ISLNK(st.st_mode)):
+            return False
+    return True
+
+
+def find_gitdir_at(shell: Shell, d: str) -> str | None:
+    """The virtual git dir of a work tree rooted at ``d`` (``d/.git``), or None."""
+    dotgit = vjoin(d, ".git")
+    st = vlstat(shell, dotgit)
+    if st is None:
+        return None
+    if _stat.S_ISLNK(st.st_mode):
+        # a symlinked .git: followed only while it stays inside the sandbox
+        try:
+            host = shell.resolve(dotgit)
+            real = shell.to_virtual(host)
+        except (OSError, ValueError):
+            raise fatal(f"not a git repository: {dotgit} (a symlink out of the sandbox)") from None
+        if _common.vis_dir(shell, real):
+            return real if _looks_like_gitdir(shell, real) else None
+        return _gitfile_target(shell, real)
+    if _stat.S_ISDIR(st.st_mode):
+        return dotgit if _looks_like_gitdir(shell, dotgit) else None
+    if _stat.S_ISREG(st.st_mode):
+        return _gitfile_target(shell, dotgit)
+    return None
+
+
+def discover(ctx: Ctx) -> Repo:
+    shell = ctx.shell
+    env_gitdir = ctx.env.get("GIT_DIR")
+    if env_gitdir:
+        vg = shell.abspath(env_gitdir)
+        if not _looks_like_gitdir(shell, vg):
+            raise fatal(f"not a git repository: '{env_gitdir}'")
+        wt = ctx.env.get("GIT_WORK_TREE")
+        vtop = shell.abspath(wt) if wt else shell.cwd
+        return Repo.open(ctx, vg, vtop)
+    d = shell.cwd
+    while True:
+        g = find_gitdir_at(shell, d)
+        if g is not None:
+            return Repo.open(ctx, g, d)
+        # a bare repository (we are inside its git dir)
+        if _looks_like_gitdir(shell, d) and vlstat(shell, vjoin(d, "config")) is not None:
+            cfg = _read_config_bytes(shell, vjoin(d, "config"))
+            if cfg is not None and _cfg_bool(cfg, b"core", b"bare", False):
+                return Repo.open(ctx, d, None)
+        if d == "/" or is_mount_root(shell, d):
+            raise fatal(NOT_A_REPO)
+        d = posixpath.dirname(d) or "/"
+
+
+def _read_config_bytes(shell: Shell, vpath: str):
+    from dulwich.config import ConfigFile
+
+    try:
+        data = _read_small(shell, vpath, 1 << 22)
+    except OSError:
+        return None
+    import io
+
+    try:
+        return ConfigFile.from_file(io.BytesIO(data))
+    except Exception:
+        raise fatal(f"bad config file {vpath}") from None
+
+
+def _cfg_bool(cfg, section, name, default):
+    try:
+        return cfg.get_boolean(section, name, default)
+    except Exception:
+        return default
+
+
+# ------------------------------------------------------------ the repository
+_REFUSED_FILES = ("commondir", "objects/info/alternates", "objects/info/http-alternates")
+
+
+def _check_gitdir(shell: Shell, vgit: str) -> None:
+    """Refuse git dirs whose internals reach outside: alternates, commondir, symlinks out."""
+    for rel in _REFUSED_FILES:
+        p = vjoin(vgit, rel)
+        st = vlstat(shell, p)
+        if st is None:
+            continue
+        if _stat.S_ISREG(st.st_mode) and st.st_size == 0:
+            continue
+        raise fatal(f"refusing the repository at {vgit}: '{rel}' is not allowed in the sandbox")
+    errors: list = []
+    for wd in shell.walk(vgit, onerror=errors.append):
+        shell.budget.check()
+        for ent in wd.dirs + wd.files:
+            if ent.type == "l":
+                try:
+                    host = shell.resolve(ent.path)
+                    shell.to_virtual(host)
+                except (OSError, ValueError):
+                    rel = ent.path[len(vgit):].lstrip("/")
+                    raise fatal(f"refusing the repository at {vgit}: '{rel}' is a symlink "
+                                "out of the sandbox") from None
+    for e in errors:
+        if isinstance(e, FileSystemError) and e.errno in (errno.EACCES, errno.ELOOP):
+            raise fatal(f"refusing the repository at {vgit}: {e}")
+
+
+class Repo:
+    """A repository opened from primitives: object store, refs, index, config."""
+
+    def __init__(self, ctx: Ctx, vgit: str, vtop: str | None):
+        self.ctx = ctx
+        self.shell = ctx.shell
+        self.vgit = vgit
+        self.vtop = vtop  # None: bare
+        self.git = str(host_of(self.shell, vgit))
+        self._index = None
+        self._config = None
+        self._tree_cache: dict[bytes, dict[bytes, tuple[int, bytes]]] = {}
+        from dulwich.refs import DiskRefsContainer
+
+        store_cls = _store_class()
+        self.object_store = store_cls(os.path.join(self.git, "objects"))
+        self.refs = DiskRefsContainer(self.git, self.git)
+
+    @classmethod
+    def open(cls, ctx: Ctx, vgit: str, vtop: str | None) -> Repo:
+        shell = ctx.shell
+        _check_gitdir(shell, vgit)
+        repo = cls(ctx, vgit, vtop)
+        cfg = repo.config
+        try:
+            fmt = int(cfg.get(b"core", b"repositoryformatversion"))
+        except (KeyError, ValueError):
+            fmt = 0
+        if fmt not in (0, 1):
+            raise fatal(f"Expected git repo version <= 1, found {fmt}")
+        if fmt == 1:
+            for key, value in cfg.items(b"extensions"):
+                k = key.lower()
+                if k == b"objectformat" and value.lower() == b"sha1":
+                    continue
+                if k in (b"worktreeconfig", b"noop"):
+                    continue
+                raise fatal(f"unknown repository extension found:\n\t{decode(key.lower())}")
+        try:
+            cfg.get(b"core", b"worktree")
+            raise fatal("core.worktree is not supported in the sandbox")
+        except KeyError:
+            pass
+        if vtop is not None and _cfg_bool(cfg, b"core", b"bare", False) and vgit != vjoin(vtop, ".git"):
+            repo.vtop = None
+        return repo
+
+    # -- config --------------------------------------------------------------
+    @property
+    def config(self):
+        if self._config is None:
+            from dulwich.config import ConfigFile
+
+            c = _read_config_bytes(self.shell, vjoin(self.vgit, "config"))
+            self._config = c if c is not None else ConfigFile()
+        return self._config
+
+    def write_config(self) -> None:
+        import io
+
+        buf = io.BytesIO()
+        self.config.write_to_file(buf)
+        write_file_atomic(self.shell, vjoin(self.vgit, "config"), buf.getvalue())
+
+    def cfg_get(self, section: str, name: str, sub: str | None = None) -> str | None:
+        return config_get(self.ctx, section, name, sub, repo=self)
+
+    @property
+    def bare(self) -> bool:
+        return self.vtop is None
+
+    def require_worktree(self, cmd: str) -> str:
+        if self.vtop is None:
+            raise fatal("this operation must be run in a work tree")
+        return self.vtop
+
+    # -- objects ---------------------------------------------------------------
+    def __getitem__(self, sha: bytes):
+        try:
+            return self.object_store[sha]
+        except KeyError:
+            raise
+        except Exception as e:  # a corrupt object: no library text leaks
+            raise fatal(f"bad object {decode(sha)}") from e
+
+    def get(self, sha: bytes):
+        try:
+            return self[sha]
+        except KeyError:
+            return None
+
+    def has(self, sha: bytes) -> bool:
+        return sha in self.object_store
+
+    def add_blob(self, data: bytes) -> bytes:
+        from dulwich.objects import Blob
+
+        b = Blob.from_string(data)
+        if b.id not in self.object_store:
+            self.object_store.add_object(b)
+        return b.id
+
+    def add_object(self, obj) -> bytes:
+        if obj.id not in self.object_store:
+            self.object_store.add_object(obj)
+        return obj.id
+
+    def flat_tree(self, tree_sha: bytes | None) -> dict[bytes, tuple[int, bytes]]:
+        """path -> (mode, sha) of every non-tree entry of a tree (recursively)."""
+        if tree_sha is None:
+            return {}
+        cached = self._tree_cache.get(tree_sha)
+        if cached is not None:
+            return cached
+        out: dict[bytes, tuple[int, bytes]] = {}
+        stack = [(b"", tree_sha)]
+        while stack:
+            prefix, sha = stack.pop()
+            self.ctx.tick()
+            tree = self[sha]
+            for entry in tree.iteritems():
+                name, mode, esha = entry.path, entry.mode, entry.sha
+                path = prefix + name
+                if _stat.S_ISDIR(mode):
+                    stack.append((path + b"/", esha))
+                else:
+                    out[path] = (mode, esha)
+        self._tree_cache[tree_sha] = out
+        return out
+
+    def tree_of(self, commit_sha: bytes | None) -> bytes | None:
+        if commit_sha is None:
+            return None
+        return self[commit_sha].tree
+
+    # -- refs ------------------------------------------------------------------
+    def head_ref(self) -> bytes | None:
+        """What HEAD points at symbolically (b'refs/heads/main'), or None when detached."""
+        try:
+            data = self.refs.read_loose_ref(b"HEAD")
+        except Exception:
+            data = None
+        if data and data.startswith(b"ref: "):
+            return data[5:].strip()
+        return None
+
+    def head_branch(self) -> str | None:
+        r = self.head_ref()
+        if r is not None and r.startswith(b"refs/heads/"):
+            return decode(r[len(b"refs/heads/"):])
+        return None
+
+    def head(self) -> bytes | None:
+        """The commit HEAD resolves to (None on an unborn branch)."""
+        return self.ref_sha(b"HEAD")
+
+    def ref_sha(self, name: bytes) -> bytes | None:
+        try:
+            _, sha = self.refs.follow(name)
+        except Exception:
+            return None
+        return sha
+
+    def set_ref(self, name: bytes, sha: bytes, message: str | None = None) -> None:
+        """Write a loose ref (through the core, lock file + rename, no fsync)."""
+        self._check_refname(name)
+        vpath = vjoin(self.vgit, decode(name))
+        mkdir_p(self.shell, posixpath.dirname(vpath))
+        write_file_atomic(self.shell, vpath, sha + b"\n")
+        self.refs._invalidate_packed_refs_cache() if hasattr(
+            self.refs, "_invalidate_packed_refs_cache") else None
+
+    @staticmethod
+    def _check_refname(name: bytes) -> None:
+        if name != b"HEAD" and not name.startswith(b"refs/"):
+            raise fatal(f"refusing to update ref with bad name '{decode(name)}'")
+        parts = name.split(b"/")
+        if any(p in (b"", b".", b"..") or p.startswith(b".") or p.endswith(b".lock")
+               for p in parts) or re.search(rb"[\x00-\x20~^:?*\[\\\x7f]|\.\.|@\{", name):
+            raise fatal(f"'{decode(name)}' is not a valid ref name")
+
+    def set_head_to(self, sha: bytes) -> None:
+        """Move whatever HEAD points at (the branch, or HEAD itself when detached)."""
+        ref = self.head_ref()
+        self.set_ref(ref if ref is not None else b"HEAD", sha)
+
+    def set_symbolic(self, name: bytes, target: bytes) -> None:
+        self._check_refname(name)
+        self._check_refname(target)
+        vpath = vjoin(self.vgit, decode(name))
+        mkdir_p(self.shell, posixpath.dirname(vpath))
+        write_file_atomic(self.shell, vpath, b"ref: " + target + b"\n")
+
+    def detach_head(self, sha: bytes) -> None:
+        write_file_atomic(self.shell, vjoin(self.vgit, "HEAD"), sha + b"\n")
+
+    def branches(self) -> list[bytes]:
+        return sorted(self.refs.keys(base=b"refs/heads/"))
+
+    def tags(self) -> list[bytes]:
+        return sorted(self.refs.keys(base=b"refs/tags/"))
+
+    def all_refs(self) -> dict[bytes, bytes]:
+        out = {}
+        for k in self.refs.allkeys():
+            if k == b"HEAD":
+                continue
+            v = self.ref_sha(k)
+            if v is not None:
+                out[k] = v
+        return out
+
+    # -- index -----------------------------------------------------------------
+    @property
+    def index(self):
+        if self._index is None:
+            from dulwich.index import Index
+
+            self.require_worktree("index")
+            try:
+                self._index = Index(os.path.join(self.git, "index"))
+            except Exception as e:
+                raise fatal("index file corrupt") from e
+        return self._index
+
+    def write_index(self) -> None:
+        import io
+
+        from dulwich.index import IndexChecksumWriter, write_index_dict
+
+        idx = self.index
+        idx._extensions = []  # TREE/UNTR caches would be stale: git rebuilds them
+
+        class _Buf(io.BytesIO):
+            def close(self):  # keep the bytes after the checksum writer closes us
+                pass
+
+        buf = _Buf()
+        w = IndexChecksumWriter(buf, idx._object_format)
+        write_index_dict(w, idx._byname, version=idx._version, extensions=[],
+                         object_format=idx._object_format)
+        w.close()
+        try:
+            write_file_atomic(self.shell, vjoin(self.vgit, "index"), buf.getvalue())
+        except OSError as e:
+            raise fatal(f"Unable to write new index file ({os.strerror(e.errno or errno.EIO)})") from None
+
+    # -- work tree I/O through the core ----------------------------------------
+    def wt(self, rel: bytes | str) -> str:
+        top = self.require_worktree("")
+        r = decode(rel) if isinstance(rel, bytes) else rel
+        return vjoin(top, r)
+
+    def wt_read(self, rel: bytes) -> tuple[int, bytes, os.stat_result] | None:
+        """(git mode, content, lstat) of a work-tree file, or None when absent/a directory."""
+        return read_worktree_file(self.shell, self.wt(rel))
+
+    def wt_write(self, rel: bytes, data: bytes, mode: int) -> os.stat_result:
+        return write_worktree_file(self.shell, self.require_worktree(""), rel, data, mode)
+
+    def wt_remove(self, rel: bytes) -> None:
+        remove_worktree_file(self.shell, self.require_worktree(""), rel)
+
+    def wt_lstat(self, rel: bytes) -> os.stat_result | None:
+        return vlstat(self.shell, self.wt(rel))
+
+    # -- display -----------------------------------------------------------------
+    def prefix(self) -> str:
+        """The cwd relative to the top ('' at the top, else 'sub/dir/')."""
+        top = self.vtop
+        if top is None:
+            return ""
+        cwd = self.shell.cwd
+        if cwd == top:
+            return ""
+        if cwd.startswith(top.rstrip("/") + "/"):
+            return cwd[len(top.rstrip("/")) + 1:] + "/"
+        return ""
+
+    def rel_to_cwd(self, path: bytes) -> str:
+        """A repo path as git shows it relative to the cwd (``../x``)."""
+        p = decode(path)
+        pre = self.prefix()
+        if not pre:
+            return p
+        r = posixpath.relpath(p or ".", pre.rstrip("/") or ".")
+        return r + "/" if p.endswith("/") and not r.endswith("/") else r
+
+    def short(self, sha: bytes, n: int = 7) -> str:
+        return abbrev(self, sha, n)
+
+
+def _store_class():
+    from dulwich.object_store import DiskObjectStore
+
+    class SandboxObjectStore(DiskObjectStore):
+        """No alternates, ever: objects come from this directory only."""
+
+        @property
+        def alternates(self):  # noqa: D401
+            return []
+
+        def _read_alternate_paths(self):
+            return iter(())
+
+    return SandboxObjectStore
+
+
+def abbrev(repo: Repo, sha: bytes, n: int = 7) -> str:
+    s = decode(sha)
+    n = max(4, min(40, n))
+    while n < 40:
+        pre = s[:n]
+        if _unique_prefix(repo, pre):
+            return pre
+        n += 1
+    return s
+
+
+def _unique_prefix(repo: Repo, pre: str) -> bool:
+    count = 0
+    for _ in _iter_prefix(repo, pre):
+        count += 1
+        if count > 1:
+            return False
+    return True
+
+
+def _iter_prefix(repo: Repo, pre: str):
+    try:
+        yield from repo.object_store.iter_prefix(pre.encode())
+    except Exception:
+        return
+
+
+# ------------------------------------------------------------ work tree I/O
+def read_worktree_file(shell: Shell, vpath: str):
+    try:
+        host = host_of(shell, vpath, follow=False)
+    except OSError:
+        return None
+    try:
+        with HeldDir(host, vpath) as d:
+            st = d.lstat()
+            if _stat.S_ISLNK(st.st_mode):
+                target = os.readlink(d.name, dir_fd=d.fd)
+                return 0o120000, os.fsencode(target), st
+            if not _stat.S_ISREG(st.st_mode):
+                return None
+            fd = d.open(os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        chunks = []
+        while True:
+            b = os.read(fd, 1 << 20)
+            if not b:
+                break
+            chunks.append(b)
+    finally:
+        os.close(fd)
+    mode = 0o100755 if st.st_mode & 0o100 else 0o100644
+    return mode, b"".join(chunks), st
+
+
+def _ensure_dirs(shell: Shell, top: str, rel_dir: str) -> None:
+    """Make the directories of ``rel_dir`` under the top; a leading symlink or file is replaced
+    (git never writes through a symlinked directory)."""
+    cur = top
+    for comp in [c for c in rel_dir.split("/") if c]:
+        cur = vjoin(cur, comp)
+        host = host_of(shell, cur, follow=False, write=True)
+        with HeldDir(host, cur) as d:
+            try:
+                st = d.lstat()
+            except FileSystemError as e:
+                if e.errno != errno.ENOENT:
+                    raise
+                st = None
+            if st is not None and _stat.S_ISDIR(st.st_mode):
+                continue
+            if st is not None:
+                d.unlink()
+            d.mkdir(0o777 & ~shell.umask)
+
+
+def write_worktree_file(shell: Shell, top: str, rel: bytes, data: bytes, mode: int) -> os.stat_result:
+    r = decode(rel)
+    parent = posixpath.dirname(r)
+    if parent:
+        _ensure_dirs(shell, top, parent)
+    vpath = vjoin(top, r)
+    host = host_of(shell, vpath, follow=False, write=True)
+    with HeldDir(host, vpath) as d:
+        try:
+            st = d.lstat()
+        except FileSystemError:
+            st = None
+        if st is not None:
+            if _stat.S_ISDIR(st.st_mode):
+                _remove_tree(shell, vpath)
+            else:
+                d.unlink()
+        if mode == 0o120000:
+            d.symlink(os.fsdecode(data))
+            return d.lstat()
+        perm = (0o777 if mode & 0o111 else 0o666) & ~shell.umask
+        fd = d.open(os.O_WRONLY | os.O_CREAT | os.O_TRUNC, perm)
+        try:
+            _common.write_all(fd, data)
+            return os.fstat(fd)
+        finally:
+            os.close(fd)
+
+
+def _remove_tree(shell: Shell, vpath: str) -> None:
+    """Remove a directory tree through the safe walker (used when a file replaces a dir)."""
+    dirs: list[str] = []
+    for wd in shell.walk(vpath):
+        dirs.append(wd.path)
+        for f in wd.files:
+            _common.vunlink(shell, f.path)
+    for d in reversed(dirs):
+        host = host_of(shell, d, follow=False, write=True)
+        try:
+            os.rmdir(str(host))
+        except OSError:
+            pass
+
+
+def remove_worktree_file(shell: Shell, top: str, rel: bytes) -> None:
+    r = decode(rel)
+    vpath = vjoin(top, r)
+    try:
+        _common.vunlink(shell, vpath)
+    except FileSystemError as e:
+        if e.errno != errno.ENOENT:
+            raise
+    # remove emptied parent directories, as git does
+    parent = posixpath.dirname(r)
+    while parent:
+        vp = vjoin(top, parent)
+        try:
+            host = host_of(shell, vp, follow=False, write=True)
+            with HeldDir(host, vp) as d:
+                os.rmdir(d.name, dir_fd=d.fd)
+        except OSError:
+            break
+        parent = posixpath.dirname(parent)
+
+
+def write_file_atomic(shell: Shell, vpath: str, data: bytes) -> None:
+    """Replace a file inside the git dir (lock file + rename, all through held dirs)."""
+    host = host_of(shell, vpath, follow=False, write=True)
+    with HeldDir(host, vpath) as d:
+        lock = d.name + ".lock"
+        try:
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         0o666 & ~shell.umask, dir_fd=d.fd)
+        except FileExistsError:
+            raise fatal(f"Unable to create '{vpath}.lock': File exists.") from None
+        except OSError as e:
+            raise fatal(f"could not write {vpath}: {os.strerror(e.errno or errno.EIO)}") from None
+        try:
+            _common.write_all(fd, data)
+        finally:
+            os.close(fd)
+        os.rename(lock, d.name, src_dir_fd=d.fd, dst_dir_fd=d.fd)
+
+
+def mkdir_p(shell: Shell, vpath: str, _top: str | None = None) -> None:
+    """``mkdir -p`` through the core; errors name the directory asked for, with its errno."""
+    top = _top or vpath
+    st = vlstat(shell, vpath)
+    if st is not None:
+        if _stat.S_ISDIR(st.st_mode):
+            return
+        raise fatal(f"cannot mkdir {top}: File exists")
+    err = None
+    for attempt in (0, 1):
+        try:
+            host = host_of(shell, vpath, follow=False, write=True)
+            with HeldDir(host, vpath) as d:
+                d.mkdir(0o777 & ~shell.umask)
+            return
+        except FileSystemError as e:
+            if e.errno == errno.EEXIST:
+                return
+            err = e
+            if e.errno != errno.ENOENT or attempt:
+                break
+        parent = posixpath.dirname(vpath)
+        if not parent or parent == vpath or parent == "/" or is_mount_root(shell, vpath):
+            break
+        mkdir_p(shell, parent, top)
+    raise fatal(f"cannot mkdir {top}: {os.strerror(err.errno if err else errno.EIO)}")
+
+
+def git_blob_sha(data: bytes) -> bytes:
+    h = hashlib.sha1(b"blob %d\0" % len(data))
+    h.update(data)
+    return h.hexdigest().encode()
+
+
+# ------------------------------------------------------------------ config
+def config_get(ctx: Ctx, section: str, name: str, sub: str | None = None, *,
+               repo: Repo | None = None) -> str | None:
+    """A config value: ``-c`` overrides, then the repo config, then the virtual ~/.gitconfig."""
+    key = f"{section}.{sub}.{name}" if sub is not None else f"{section}.{name}"
+    for k, v in reversed(ctx.overrides):
+        if _key_eq(k, key):
+            return v
+    if repo is None:
+        repo = ctx.try_repo()
+    sec = (section.encode(), sub.encode()) if sub is not None else (section.encode(),)
+    if repo is not None:
+        try:
+            return decode(repo.config.get(sec, name.encode()))
+        except KeyError:
+            pass
+    g = global_config(ctx)
+    if g is not None:
+        try:
+            return decode(g.get(sec, name.encode()))
+        except KeyError:
+            pass
+    return None
+
+
+def _key_eq(a: str, b: str) -> bool:
+    ap, bp = a.split("."), b.split(".")
+    if len(ap) != len(bp):
+        return False
+    if ap[0].lower() != bp[0].lower() or ap[-1].lower() != bp[-1].lower():
+        return False
+    return ap[1:-1] == bp[1:-1]
+
+
+def global_config_path(ctx: Ctx) -> str | None:
+    home = ctx.env.get("HOME")
+    if not home:
+        return None
+    return vjoin(ctx.shell.abspath(home), ".gitconfig")
+
+
+_GLOBAL_CACHE: dict[int, object] = {}
+
+
+def global_config(ctx: Ctx):
+    key = id(ctx)
+    if key in _GLOBAL_CACHE:
+        return _GLOBAL_CACHE[key]
+    p = global_config_path(ctx)
+    cfg = None
+    if p is not None:
+        try:
+            cfg = _read_config_bytes(ctx.shell, p)
+        except GitExit:
+            cfg = None
+    _GLOBAL_CACHE.clear()
+    _GLOBAL_CACHE[key] = cfg
+    return cfg
+
+
+def config_bool(value: str | None, default: bool) -> bool:
+    if value is None:
+        return default
+    v = value.strip().lower()
+    if v in ("true", "yes", "on", "1", ""):
+        return True
+    if v in ("false", "no", "off", "0"):
+        return False
+    return default
+
+
+# ---------------------------------------------------------------- identity
+class Ident:
+    __slots__ = ("name", "email", "time", "tz")
+
+    def __init__(self, name: str, email: str, when: int, tz: int):
+        self.name, self.email, self.time, self.tz = name, email, when, tz
+
+    def raw(self) -> bytes:
+        return encode(f"{self.name} <{self.email}>")
+
+
+IDENT_HELP = """
+*** Please tell me who you are.
+
+Run
+
+  git config --global user.email "you@example.com"
+  git config --global user.name "Your Name"
+
+to set your account's default identity.
+Omit --global to set the identity only in this repository.
+
+"""
+
+
+def identity(ctx: Ctx, kind: str) -> Ident:
+    """``kind`` is 'AUTHOR' or 'COMMITTER': the env first, then user.name/user.email."""
+    env = ctx.env
+    name = env.get(f"GIT_{kind}_NAME")
+    if name is None:
+        name = config_get(ctx, "user", "name")
+    email = env.get(f"GIT_{kind}_EMAIL")
+    if email is None:
+        email = config_get(ctx, "user", "email") or env.get("EMAIL")
+    if not email:
+        user = env.get("USER") or env.get("LOGNAME") or "user"
+        host = env.get("HOSTNAME") or "localhost"
+        label = "Author" if kind == "AUTHOR" else "Committer"
+        raise GitExit(f"{label} identity unknown\n{IDENT_HELP}"
+                      f"fatal: unable to auto-detect email address (got '{user}@{host}.(none)')",
+                      128)
+    if name is None:
+        name = env.get("USER") or "user"
+    if not name.strip():
+        raise fatal(f"empty ident name (for <{email}>) not allowed")
+    date = env.get(f"GIT_{kind}_DATE")
+    if date:
+        parsed = parse_date(date)
+        if parsed is None:
+            raise fatal(f"invalid date format: {date}")
+        when, tz = parsed
+    else:
+        when, tz = int(time.time()), _local_tz(ctx)
+    return Ident(name.strip(), email.strip().strip("<>"), when, tz)
+
+
+def _local_tz(ctx: Ctx) -> int:
+    tzname = ctx.env.get("TZ", "UTC")
+    if tzname in ("UTC", "UTC0", "GMT", ""):
+        return 0
+    try:
+        import datetime as _dt
+        from zoneinfo import ZoneInfo
+
+        off = _dt.datetime.now(ZoneInfo(tzname)).utcoffset()
+        return int(off.total_seconds()) if off else 0
+    except Exception:
+        return 0
+
+
+# ------------------------------------------------------------------ dates
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+
+def _tz_parse(s: str) -> int | None:
+    m = re.fullmatch(r"([+-])(\d\d):?(\d\d)", s)
+    if not m:
+        if s in ("Z", "z", "UTC", "GMT"):
+            return 0
+        return None
+    sign = -1 if m.group(1) == "-" else 1
+    return sign * (int(m.group(2)) * 3600 + int(m.group(3)) * 60)
+
+
+def parse_date(s: str, now: float | None = None) -> tuple[int, int] | None:
+    """Git's date formats for GIT_*_DATE, --date and --since: (unix time, tz offset seconds)."""
+    import calendar
+
+    s = s.strip()
+    m = re.fullmatch(r"@?(\d{5,})(?:\s+([+-]\d{4}))?", s)
+    if m and (s.startswith("@") or m.group(2)):
+        tz = _tz_parse(m.group(2)) if m.group(2) else 0
+        return int(m.group(1)), tz or 0
+    m = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d))?(?:\.\d+)?)?\s*"
+                     r"(Z|[+-]\d\d:?\d\d)?", s)
+    if m:
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        hh = int(m.group(4) or 0)
+        mi = int(m.group(5) or 0)
+        ss = int(m.group(6) or 0)
+        tz = _tz_parse(m.group(7)) if m.group(7) else 0
+        if tz is None:
+            return None
+        t = calendar.timegm((y, mo, d, hh, mi, ss, 0, 0, 0)) - tz
+        return t, tz
+    # RFC 2822: [Day,] DD Mon YYYY HH:MM:SS +ZZZZ ; or git's default: Day Mon DD HH:MM:SS YYYY +ZZZZ
+    toks = s.replace(",", " ").split()
+    day = mon = year = None
+    hms = (0, 0, 0)
+    tz = 0
+    for t in toks:
+        tl = t.lower()[:3]
+        if tl in _MONTHS and t.isalpha():
+            mon = _MONTHS.index(tl) + 1
+        elif re.fullmatch(r"\d\d?:\d\d(:\d\d)?", t):
+            parts = [int(x) for x in t.split(":")] + [0]
+            hms = (parts[0], parts[1], parts[2])
+        elif re.fullmatch(r"[+-]\d{4}", t):
+            tz = _tz_parse(t) or 0
+        elif t.isdigit() and len(t) == 4:
+            year = int(t)
+        elif t.isdigit() and len(t) <= 2:
+            day = int(t)
+    if day and mon and year:
+        t = calendar.timegm((year, mon, day, *hms, 0, 0, 0)) - tz
+        return t, tz
+    # relative: "N units ago", "yesterday", "now"
+    now = time.time() if now is None else now
+    if s == "now":
+        return int(now), 0
+    if s == "yesterday":
+        return int(now - 86400), 0
+    m = re.fullmatch(r"(\d+)[ .]*(second|minute|hour|day|week|month|year)s?[ .]*ago", s)
+    if m:
+        n = int(m.group(1))
+        mult = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
+                "month": 2592000, "year": 31536000}[m.group(2)]
+        return int(now - n * mult), 0
+    return None
+
+
+def fmt_tz(tz: int) -> str:
+    sign = "-" if tz < 0 else "+"
+    a = abs(tz)
+    return f"{sign}{a // 3600:02d}{(a % 3600) // 60:02d}"
+
+
+def _gm(t: int, tz: int):
+    return time.gmtime(t + tz)
+
+
+def fmt_date(t: int, tz: int, style: str = "default") -> str:
+    g = _gm(t, tz)
+    if style in ("default", ""):
+        return (f"{_DAYS[g.tm_wday]} {_MONTHS[g.tm_mon - 1].capitalize()} {g.tm_mday} "
+                f"{g.tm_hour:02d}:{g.tm_min:02d}:{g.tm_sec:02d} {g.tm_year} {fmt_tz(tz)}")
+    if style == "iso":
+        return (f"{g.tm_year:04d}-{g.tm_mon:02d}-{g.tm_mday:02d} "
+                f"{g.tm_hour:02d}:{g.tm_min:02d}:{g.tm_sec:02d} {fmt_tz(tz)}")
+    if style == "iso-strict":
+        z = fmt_tz(tz)
+        z = "Z" if tz == 0 and False else z[:3] + ":" + z[3:]
+        return (f"{g.tm_year:04d}-{g.tm_mon:02d}-{g.tm_mday:02d}T"
+                f"{g.tm_hour:02d}:{g.tm_min:02d}:{g.tm_sec:02d}{z}")
+    if style == "rfc":
+        return (f"{_DAYS[g.tm_wday]}, {g.tm_mday} {_MONTHS[g.tm_mon - 1].capitalize()} "
+                f"{g.tm_year} {g.tm_hour:02d}:{g.tm_min:02d}:{g.tm_sec:02d} {fmt_tz(tz)}")
+    if style == "short":
+        return f"{g.tm_year:04d}-{g.tm_mon:02d}-{g.tm_mday:02d}"
+    if style == "unix":
+        return str(t)
+    if style == "raw":
+        return f"{t} {fmt_tz(tz)}"
+    if style == "relative":
+        return relative_date(t)
+    return fmt_date(t, tz)
+
+
+def relative_date(t: int) -> str:
+    diff = int(time.time()) - t
+    if diff < 0:
+        return "in the future"
+    for limit, div, unit in ((90, 1, "second"), (90 * 60, 60, "minute"), (36 * 3600, 3600, "hour"),
+                             (14 * 86400, 86400, "day"), (70 * 86400, 7 * 86400, "week"),
+                             (365 * 86400, 30 * 86400, "month")):
+        if diff < limit:
+            n = (diff + div // 2) // div
+            return f"{n} {unit}{'s' if n != 1 else ''} ago"
+    n = (diff + 182 * 86400) // (365 * 86400)
+    return f"{n} year{'s' if n != 1 else ''} ago"
+
+
+# ------------------------------------------------------------ path quoting
+_ESC = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r",
+        34: '\\"', 92: "\\\\"}
+
+
+def quote_path(p: str | bytes, quote: bool = True, sp: bool = False) -> str:
+    """git's core.quotePath: C-style quoting of odd bytes, in double quotes (``sp``: also
+    when the name has a space, as status's short format does)."""
+    b = encode(p) if isinstance(p, str) else p
+    if not quote:
+        return decode(b)
+    need = sp and b" " in b
+    out = []
+    for c in b:
+        if c in _ESC:
+            out.append(_ESC[c])
+            need = True
+        elif c < 0x20 or c >= 0x7f:
+            out.append(f"\\{c:03o}")
+            need = True
+        else:
+            out.append(chr(c))
+    s = "".join(out)
+    return f'"{s}"' if need else s
+
+
+# --------------------------------------------------------------- pathspecs
+_GLOB = re.compile(r"[*?\[]")
+
+
+class Pathspec:
+    """Command-line paths, relative to the cwd, matched against repo paths (bytes)."""
+
+    def __init__(self, repo: Repo, args: list[str]):
+        self.repo = repo
+        self.items: list[tuple[str, bool]] = []  # (repo-relative path, is_glob)
+        self.args = list(args)
+        top = repo.vtop or "/"
+        for a in args:
+            if a.startswith(":(top)") or a.startswith(":/"):
+                rel = a.split(")", 1)[1] if a.startswith(":(") else a[2:]
+            else:
+                full = posixpath.normpath(vjoin(repo.shell.cwd, a) if not a.startswith("/") else a)
+                if full == top:
+                    rel = ""
+                elif full.startswith(top.rstrip("/") + "/"):
+                    rel = full[len(top.rstrip("/")) + 1:]
+                else:
+                    raise fatal(f"{a}: '{a}' is outside repository at '{top}'")
+            if rel == ".":
+                rel = ""
+            self.items.append((rel, bool(_GLOB.search(rel))))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def match(self, path: bytes, is_dir: bool = False) -> bool:
+        if not self.items:
+            return True
+        p = decode(path)
+        for rel, glob in self.items:
+            if _match_one(rel, glob, p):
+                return True
+        return False
+
+    def match_index(self, path: bytes) -> int:
+        """Which item matches (its index), or -1."""
+        p = decode(path)
+        for i, (rel, glob) in enumerate(self.items):
+            if _match_one(rel, glob, p):
+                return i
+        return -1
+
+    def could_contain(self, dir_path: str) -> bool:
+        """Whether something under directory ``dir_path`` may match (to prune walks)."""
+        if not self.items:
+            return True
+        for rel, glob in self.items:
+            if rel == "" or glob:
+                return True
+            if rel == dir_path or rel.startswith(dir_path + "/") or dir_path.startswith(rel + "/"):
+                return True
+        return False
+
+
+def _match_one(rel: str, glob: bool, p: str) -> bool:
+    if rel == "":
+        return True
+    if p == rel or p.startswith(rel.rstrip("/") + "/"):
+        return True
+    if glob and fnmatch.fnmatchcase(p, rel):
+        return True
+    if glob and rel.endswith("/") is False and fnmatch.fnmatchcase(p, rel + "/*"):
+        return True
+    return False
+
+
+# ----------------------------------------------------------- option parsing
+class Opts:
+    """A small git-style option parser (parse-options): bundling, --x=v, unique prefixes."""
+
+    def __init__(self, cmd: str, spec: dict[str, tuple], usage: str = ""):
+        # spec: option name -> (kind, dest) ; kind: 'flag' | 'arg' | 'multi' | 'optarg' | 'count'
+        self.cmd = cmd
+        self.spec = spec
+        self.usage = usage
+
+    def parse(self, args: list[str], *, stop_at_nonopt: bool = False,
+              keep_dashdash: bool = False) -> tuple[dict, list[str], list[str] | None]:
+        vals: dict = {}
+        pos: list[str] = []
+        after: list[str] | None = None
+        i = 0
+        while i < len(args):
+            a = args[i]
+            i += 1
+            if a == "--":
+                after = args[i:]
+                break
+            if a.startswith("--") and len(a) > 2:
+                name, eq, val = a[2:].partition("=")
+                key = self._long(name)
+                if key is None:
+                    if name.startswith("no-") and self._long(name[3:]) is not None:
+                        k2 = self._long(name[3:])
+                        kind, dest = self.spec[k2]
+                        vals[dest] = False if kind != "multi" else []
+                        continue
+                    raise usage_error(f"error: unknown option `{name}'\n{self._usage()}")
+                kind, dest = self.spec[key]
+                if kind in ("flag", "count"):
+                    if eq:
+                        raise usage_error(f"error: option `{key}' takes no value\n{self._usage()}")
+                    vals[dest] = vals.get(dest, 0) + 1 if kind == "count" else True
+                elif kind == "optarg":
+                    vals[dest] = val if eq else True
+                else:
+                    if not eq:
+                        if i >= len(args):
+                            raise usage_error(f"error: option `{key}' requires a value\n{self._usage()}")
+                        val = args[i]
+                        i += 1
+                    if kind == "multi":
+                        vals.setdefault(dest, []).append(val)
+                    else:
+                        vals[dest] = val
+                continue
+            if a.startswith("-") and len(a) > 1:
+                j = 1
+                while j < len(a):
+                    c = a[j]
+                    j += 1
+                    if c not in self.spec:
+                        if c.isdigit() and "-NUM" in self.spec:
+                            num = a[j - 1:]
+                            vals[self.spec["-NUM"][1]] = int(re.match(r"\d+", num).group())
+                            break
+                        raise usage_error(f"error: unknown switch `{c}'\n{self._usage()}")
+                    kind, dest = self.spec[c]
+                    if kind in ("flag", "count"):
+                        vals[dest] = vals.get(dest, 0) + 1 if kind == "count" else True
+                    elif kind == "optarg":
+                        rest = a[j:]
+                        vals[dest] = rest if rest else True
+                        break
+                    else:
+                        rest = a[j:]
+                        if not rest:
+                            if i >= len(args):
+                                raise usage_error(f"error: switch `{c}' requires a value\n{self._usage()}")
+                            rest = args[i]
+                            i += 1
+                        if kind == "multi":
+                            vals.setdefault(dest, []).append(rest)
+                        else:
+                            vals[dest] = rest
+                        break
+                continue
+            pos.append(a)
+            if stop_at_nonopt:
+                pos.extend(args[i:])
+                break
+        return vals, pos, after
+
+    def _long(self, name: str) -> str | None:
+        longs = [k for k in self.spec if len(k) > 1 and not k.startswith("-")]
+        if name in longs:
+            return name
+        cands = [k for k in longs if k.startswith(name)]
+        if len(cands) == 1 and len(name) >= 2:
+            return cands[0]
+        if len(cands) > 1:
+            # an abbreviation that is ambiguous
+            dests = {self.spec[k][1] for k in cands}
+            if len(dests) == 1:
+                return cands[0]
+            raise usage_error(f"error: ambiguous option: {name} (could be --{cands[0]} or "
+                              f"--{cands[1]})\n{self._usage()}")
+        return None
+
+    def _usage(self) -> str:
+        return self.usage or f"usage: git {self.cmd} [<options>]"
+
+
+def host_path_str(p: Path) -> str:
+    return str(p)
+
+
+# ----------------------------------------------------------------- reflogs
+def append_reflog(repo: Repo, ref: bytes, old: bytes | None, new: bytes, msg: str,
+                  ident: Ident | None = None) -> None:
+    """One reflog line, as git writes with core.logAllRefUpdates (best effort)."""
+    if ident is None:
+        try:
+            ident = identity(repo.ctx, "COMMITTER")
+        except GitExit:
+            return
+    line = (old or b"0" * 40) + b" " + new + b" " + ident.raw() + \
+        f" {ident.time} {fmt_tz(ident.tz)}\t".encode() + encode(msg.split("\n", 1)[0]) + b"\n"
+    vpath = vjoin(repo.vgit, "logs/" + decode(ref))
+    try:
+        mkdir_p(repo.shell, posixpath.dirname(vpath))
+        fd = _common.open_write(repo.shell, vpath, append=True)
+    except (OSError, GitExit):
+        return
+    try:
+        _common.write_all(fd, line)
+    finally:
+        os.close(fd)
+
+
+def update_ref(repo: Repo, ref: bytes, new: bytes, msg: str, *, old: bytes | None = None,
+               ident: Ident | None = None, log_head: bool = True) -> None:
+    """Point ``ref`` at ``new`` and log it (and HEAD's reflog when HEAD is on ``ref``)."""
+    if old is None:
+        old = repo.ref_sha(ref)
+    if ref == b"HEAD":
+        target = repo.head_ref()
+        if target is not None:
+            repo.set_ref(target, new)
+            append_reflog(repo, target, old, new, msg, ident)
+        else:
+            repo.detach_head(new)
+        append_reflog(repo, b"HEAD", old, new, msg, ident)
+        return
+    repo.set_ref(ref, new)
+    append_reflog(repo, ref, old, new, msg, ident)
+    if log_head and repo.head_ref() == ref:
+        append_reflog(repo, b"HEAD", old, new, msg, ident)
+
+
+def cleanup_message(msg: str, strip_comments: bool = False) -> str:
+    """git's message cleanup (``whitespace`` mode; ``strip`` also drops # lines)."""
+    lines = [ln.rstrip() for ln in msg.split("\n")]
+    if strip_comments:
+        lines = [ln for ln in lines if not ln.startswith("#")]
+    out: list[str] = []
+    blank = False
+    for ln in lines:
+        if not ln:
+            blank = True
+            continue
+        if blank and out:
+            out.append("")
+        blank = False
+        out.append(ln)
+    return "\n".join(out) + "\n" if out else ""
+
+
+def subject_of(message: bytes) -> str:
+    """git's %s: the first paragraph, lines joined by spaces."""
+    text = decode(message)
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    sub = []
+    while i < len(lines) and lines[i].strip():
+        sub.append(lines[i].strip())
+        i += 1
+    return " ".join(sub)

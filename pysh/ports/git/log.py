@@ -1,0 +1,1311 @@
+"""git log, show, cat-file, grep, blame."""
+
+from __future__ import annotations
+
+import heapq
+import re
+
+from dulwich.objects import Blob, Commit, Tag, Tree
+
+from pysh.ports.git import diffing, revs
+from pysh.ports.git.core import (
+    Ctx,
+    GitExit,
+    Opts,
+    Pathspec,
+    Repo,
+    fatal,
+    fmt_date,
+    fmt_tz,
+    parse_date,
+    quote_path,
+    subject_of,
+    usage_error,
+)
+from pysh.shellkit import decode, encode
+
+
+# ------------------------------------------------------------ commit walks
+def walk_date_order(repo: Repo, tips: list[bytes], exclude: list[bytes], *,
+                    first_parent: bool = False):
+    """Commits reachable from ``tips`` but not ``exclude``, newest commit date first."""
+    hidden: set[bytes] = set()
+    for e in exclude:
+        hidden |= revs.ancestors(repo, e)
+    seen: set[bytes] = set()
+    heap: list = []
+    counter = 0
+    for t in tips:
+        if t in seen or t in hidden:
+            continue
+        seen.add(t)
+        c = repo[t]
+        heapq.heappush(heap, (-c.commit_time, counter, t, c))
+        counter += 1
+    while heap:
+        repo.ctx.tick()
+        _, _, sha, c = heapq.heappop(heap)
+        yield sha, c
+        parents = c.parents[:1] if first_parent else c.parents
+        for p in parents:
+            if p in seen or p in hidden:
+                continue
+            seen.add(p)
+            pc = repo.get(p)
+            if pc is None:
+                continue
+            heapq.heappush(heap, (-pc.commit_time, counter, p, pc))
+            counter += 1
+
+
+def topo_sort(repo: Repo, commits: list[tuple[bytes, Commit]]) -> list[tuple[bytes, Commit]]:
+    """git's REV_SORT_IN_GRAPH_ORDER over a date-ordered list."""
+    present = {sha: c for sha, c in commits}
+    indeg = {sha: 1 for sha in present}
+    for _sha, c in commits:
+        for p in c.parents:
+            if p in indeg:
+                indeg[p] += 1
+    stack = [sha for sha, _ in commits if indeg[sha] == 1]
+    stack.reverse()
+    out = []
+    while stack:
+        sha = stack.pop()
+        c = present[sha]
+        for p in c.parents:
+            if p not in indeg or indeg[p] == 0:
+                continue
+            indeg[p] -= 1
+            if indeg[p] == 1:
+                stack.append(p)
+        indeg[sha] = 0
+        out.append((sha, c))
+    return out
+
+
+# ---------------------------------------------------------------- pretty
+def _ident_parts(raw: bytes) -> tuple[str, str]:
+    m = re.fullmatch(rb"(.*?) ?<(.*)>", raw)
+    if not m:
+        return decode(raw), ""
+    return decode(m.group(1)), decode(m.group(2))
+
+
+def decorations(repo: Repo) -> dict[bytes, list[str]]:
+    """sha -> ['HEAD -> main', 'tag: v1', 'origin/main', ...] in git's order."""
+    out: dict[bytes, list[str]] = {}
+    head_ref = repo.head_ref()
+    head = repo.head()
+    refs = repo.all_refs()
+    items = []
+    for ref, sha in refs.items():
+        target = sha
+        obj = repo.get(sha)
+        while isinstance(obj, Tag):
+            target = obj.object[1]
+            obj = repo.get(target)
+        if ref.startswith(b"refs/heads/"):
+            name, kind = decode(ref[11:]), 1
+        elif ref.startswith(b"refs/remotes/"):
+            name, kind = decode(ref[13:]), 2
+        elif ref.startswith(b"refs/tags/"):
+            name, kind = "tag: " + decode(ref[10:]), 3
+        elif ref == b"refs/stash":
+            name, kind = "refs/stash", 4
+        else:
+            continue
+        items.append((target, kind, ref, name))
+    items.sort(key=lambda t: t[2])
+    cur = head_ref if head_ref is not None and head_ref.startswith(b"refs/heads/") else None
+    # git prepends each decoration as it loads refs (sorted), then HEAD: newest first
+    for target, _kind, ref, name in reversed(items):
+        if ref == cur:
+            continue
+        out.setdefault(target, []).append(name)
+    if head is not None:
+        lst = out.setdefault(head, [])
+        if cur is not None:
+            lst.insert(0, f"HEAD -> {decode(cur[11:])}")
+        else:
+            lst.insert(0, "HEAD")
+        if cur is not None and repo.ref_sha(cur) != head:
+            pass
+    return out
+
+
+class Pretty:
+    def __init__(self, repo: Repo, fmt: str, *, abbrev: bool, abbrev_n: int = 7,
+                 date: str = "default", decorate: bool = False):
+        self.repo = repo
+        self.abbrev = abbrev
+        self.n = abbrev_n
+        self.date = date
+        self.deco = decorations(repo) if decorate or "%d" in fmt or "%D" in fmt else None
+        self.decorate = decorate
+        self.kind = "medium"
+        self.user = None
+        self.sep = False
+        if fmt in ("", "medium"):
+            self.kind = "medium"
+        elif fmt in ("oneline", "short", "full", "fuller", "raw", "reference", "email"):
+            self.kind = fmt
+        elif fmt.startswith("format:"):
+            self.kind, self.user, self.sep = "user", fmt[7:], True
+        elif fmt.startswith("tformat:"):
+            self.kind, self.user = "user", fmt[8:]
+        elif "%" in fmt:
+            self.kind, self.user = "user", fmt
+        else:
+            raise fatal(f"invalid --pretty format: {fmt}")
+
+    def h(self, sha: bytes) -> str:
+        return self.repo.short(sha, self.n) if self.abbrev else decode(sha)
+
+    def deco_str(self, sha: bytes, wrap: bool = True) -> str:
+        if self.deco is None:
+            return ""
+        names = self.deco.get(sha)
+        if not names:
+            return ""
+        s = ", ".join(names)
+        return f" ({s})" if wrap else s
+
+    def header(self, sha: bytes, c: Commit, graph_merge: bool = False) -> str:
+        """The commit's text before any diff output (no trailing blank line)."""
+        k = self.kind
+        if k == "user":
+            return self.expand(self.user, sha, c)
+        if k == "oneline":
+            return f"{self.h(sha)}{self.deco_str(sha) if self.decorate else ''} {subject_of(c.message)}\n"
+        if k == "reference":
+            g = _gm_short(c.author_time, c.author_timezone)
+            return f"{self.repo.short(sha)} ({subject_of(c.message)}, {g})\n"
+        out = [f"commit {self.h(sha) if self.abbrev else decode(sha)}"
+               f"{self.deco_str(sha) if self.decorate else ''}\n"]
+        if len(c.parents) > 1:
+            out.append("Merge: " + " ".join(self.repo.short(p) for p in c.parents) + "\n")
+        if k == "raw":
+            out = [f"commit {decode(sha)}\n", f"tree {decode(c.tree)}\n"]
+            out += [f"parent {decode(p)}\n" for p in c.parents]
+            out.append(f"author {decode(c.author)} {c.author_time} {fmt_tz(c.author_timezone)}\n")
+            out.append(f"committer {decode(c.committer)} {c.commit_time} {fmt_tz(c.commit_timezone)}\n")
+        elif k == "fuller":
+            out.append(f"Author:     {decode(c.author)}\n")
+            out.append(f"AuthorDate: {fmt_date(c.author_time, c.author_timezone, self.date)}\n")
+            out.append(f"Commit:     {decode(c.committer)}\n")
+            out.append(f"CommitDate: {fmt_date(c.commit_time, c.commit_timezone, self.date)}\n")
+        elif k == "full":
+            out.append(f"Author: {decode(c.author)}\n")
+            out.append(f"Commit: {decode(c.committer)}\n")
+        elif k == "short":
+            out.append(f"Author: {decode(c.author)}\n")
+        else:
+            out.append(f"Author: {decode(c.author)}\n")
+            out.append(f"Date:   {fmt_date(c.author_time, c.author_timezone, self.date)}\n")
+        out.append("\n")
+        msg = decode(c.message)
+        lines = msg.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        if k == "short":
+            body = []
+            for ln in lines:
+                if not ln.strip():
+                    break
+                body.append(ln)
+            lines = body
+        while lines and not lines[-1].strip():
+            lines.pop()
+        for ln in lines:
+            out.append("    " + ln + "\n")
+        return "".join(out)
+
+    def expand(self, fmt: str, sha: bytes, c: Commit) -> str:
+        out = []
+        i = 0
+        n = len(fmt)
+        while i < n:
+            ch = fmt[i]
+            if ch != "%" or i + 1 >= n:
+                out.append(ch)
+                i += 1
+                continue
+            i += 1
+            x = fmt[i]
+            i += 1
+            if x == "%":
+                out.append("%")
+            elif x == "n":
+                out.append("\n")
+            elif x == "H":
+                out.append(decode(sha))
+            elif x == "h":
+                out.append(self.repo.short(sha, self.n))
+            elif x == "T":
+                out.append(decode(c.tree))
+            elif x == "t":
+                out.append(self.repo.short(c.tree, self.n))
+            elif x == "P":
+                out.append(" ".join(decode(p) for p in c.parents))
+            elif x == "p":
+                out.append(" ".join(self.repo.short(p, self.n) for p in c.parents))
+            elif x in "ac" and i < n:
+                y = fmt[i]
+                i += 1
+                raw = c.author if x == "a" else c.committer
+                t = c.author_time if x == "a" else c.commit_time
+                tz = c.author_timezone if x == "a" else c.commit_timezone
+                name, email = _ident_parts(raw)
+                val = {
+                    "n": name, "N": name, "e": email, "E": email,
+                    "l": email.split("@")[0], "L": email.split("@")[0],
+                    "d": fmt_date(t, tz, self.date), "D": fmt_date(t, tz, "rfc"),
+                    "r": fmt_date(t, tz, "relative"), "t": str(t), "i": fmt_date(t, tz, "iso"),
+                    "I": fmt_date(t, tz, "iso-strict"), "s": fmt_date(t, tz, "short"),
+                }.get(y)
+                if val is None:
+                    out.append("%" + x + y)
+                else:
+                    out.append(val)
+            elif x == "s":
+                out.append(subject_of(c.message))
+            elif x == "f":
+                s = re.sub(r"[^A-Za-z0-9._]+", "-", subject_of(c.message)).strip("-.")
+                out.append(s)
+            elif x == "b":
+                out.append(_body(c.message))
+            elif x == "B":
+                out.append(decode(c.message))
+            elif x == "e":
+                out.append("")
+            elif x == "d":
+                out.append(self.deco_str(sha, True))
+            elif x == "D":
+                out.append(self.deco_str(sha, False))
+            elif x == "x" and i + 1 < n + 1:
+                hexs = fmt[i:i + 2]
+                i += 2
+                try:
+                    out.append(chr(int(hexs, 16)))
+                except ValueError:
+                    out.append("%x" + hexs)
+            elif x == "C":
+                # colours: never (output is not a terminal)
+                if fmt.startswith("(", i):
+                    j = fmt.find(")", i)
+                    i = j + 1 if j != -1 else n
+                else:
+                    for word in ("reset", "red", "green", "blue"):
+                        if fmt.startswith(word, i):
+                            i += len(word)
+                            break
+            else:
+                out.append("%" + x)
+        return "".join(out)
+
+
+def _gm_short(t: int, tz: int) -> str:
+    return fmt_date(t, tz, "short")
+
+
+def _body(message: bytes) -> str:
+    text = decode(message)
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    while i < len(lines) and lines[i].strip():
+        i += 1
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    body = "\n".join(lines[i:])
+    if body and not body.endswith("\n"):
+        body += "\n"
+    return body
+
+
+# ------------------------------------------------------------------ graph
+class Graph:
+    """git's --graph column layout for linear history and simple branch/merge shapes."""
+
+    def __init__(self):
+        self.columns: list[bytes] = []  # the commit each column is waiting for
+
+    def layout(self, sha: bytes, parents: list[bytes]) -> tuple[str, list[str], str]:
+        """(commit-line prefix, transition prefixes for the next lines, continuation prefix)."""
+        cols = self.columns
+        if sha not in cols:
+            cols.append(sha)
+        col = cols.index(sha)
+        n = len(cols)
+        star = " ".join("*" if i == col else "|" for i in range(n)) + " "
+        trans: list[str] = []
+        extra = [p for p in parents[1:] if p not in cols]
+        newcols = cols[:col] + parents[:1] + extra + cols[col + 1:]
+        if len(parents) > 1:
+            star += "  "
+            trans.append("| " * col + "|\\" + "  " + "| " * (n - col - 1))
+        seen: list[bytes] = []
+        collapsed_at = -1
+        for i, c in enumerate(newcols):
+            if c in seen and collapsed_at == -1:
+                collapsed_at = i
+                continue
+            if c not in seen:
+                seen.append(c)
+        if collapsed_at != -1:
+            trans.append("| " * (collapsed_at - 1) + "|/" + "  " + "| " * (len(newcols) - collapsed_at - 1))
+        self.columns = seen
+        cont = "| " * len(seen) if seen else "  "
+        return star, trans, cont
+
+
+# -------------------------------------------------------------------- log
+LOG_USAGE = "usage: git log [<options>] [<revision-range>] [[--] <path>...]"
+
+
+class LogOptions:
+    def __init__(self):
+        self.max_count: int | None = None
+        self.skip = 0
+        self.fmt = "medium"
+        self.abbrev: bool | None = None
+        self.abbrev_n = 7
+        self.date = "default"
+        self.patch = False
+        self.stat = False
+        self.shortstat = False
+        self.numstat = False
+        self.name_only = False
+        self.name_status = False
+        self.summary = False
+        self.no_patch = False
+        self.ctx_lines = 3
+        self.graph = False
+        self.all = False
+        self.branches = False
+        self.tags = False
+        self.reverse = False
+        self.first_parent = False
+        self.merges: bool | None = None
+        self.since: int | None = None
+        self.until: int | None = None
+        self.authors: list[str] = []
+        self.committers: list[str] = []
+        self.greps: list[str] = []
+        self.all_match = False
+        self.icase = False
+        self.invert_grep = False
+        self.regex_kind = "basic"
+        self.follow = False
+        self.decorate: bool | None = None
+        self.renames = True
+        self.topo = False
+        self.revs: list[str] = []
+        self.paths: list[str] = []
+        self.raw = False
+
+
+def _need_int(opt: str, v: str) -> int:
+    try:
+        return int(v)
+    except ValueError:
+        raise fatal(f"'{v}': not an integer") from None
+
+
+def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
+    o = LogOptions()
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+
+        def val(a: str = a) -> str:
+            nonlocal i
+            if "=" in a:
+                return a.split("=", 1)[1]
+            if i >= len(args):
+                raise fatal(f"option '{a.lstrip('-')}' requires a value")
+            v = args[i]
+            i += 1
+            return v
+
+        if a == "--":
+            o.paths.extend(args[i:])
+            break
+        if not a.startswith("-") or a == "-":
+            o.revs.append(a)
+            continue
+        if re.fullmatch(r"-\d+", a):
+            o.max_count = int(a[1:])
+        elif a == "-n" or a.startswith("--max-count"):
+            o.max_count = _need_int(a, val())
+        elif a.startswith("-n") and a[2:].isdigit():
+            o.max_count = int(a[2:])
+        elif a.startswith("--skip"):
+            o.skip = _need_int(a, val())
+        elif a == "--oneline":
+            o.fmt, o.abbrev = "oneline", True if o.abbrev is None else o.abbrev
+        elif a.startswith("--pretty") or a.startswith("--format"):
+            if a in ("--pretty",):
+                o.fmt = "medium"
+            else:
+                v = a.split("=", 1)[1] if "=" in a else val()
+                o.fmt = v if a.startswith("--pretty") else (v if v in () else
+                                                           ("tformat:" + v if "%" in v or v == ""
+                                                            else v))
+        elif a == "--abbrev-commit":
+            o.abbrev = True
+        elif a == "--no-abbrev-commit" or a == "--no-abbrev":
+            o.abbrev = False
+        elif a.startswith("--abbrev="):
+            o.abbrev_n = _need_int(a, a.split("=", 1)[1])
+        elif a.startswith("--date"):
+            v = val()
+            o.date = {"local": "default", "iso8601": "iso", "iso8601-strict": "iso-strict",
+                      "rfc2822": "rfc"}.get(v, v)
+        elif a in ("-p", "-u", "--patch"):
+            o.patch = True
+        elif a in ("-s", "--no-patch"):
+            o.no_patch = True
+        elif a == "--stat" or a.startswith("--stat="):
+            o.stat = True
+        elif a == "--shortstat":
+            o.shortstat = True
+        elif a == "--numstat":
+            o.numstat = True
+        elif a == "--name-only":
+            o.name_only = True
+        elif a == "--name-status":
+            o.name_status = True
+        elif a == "--summary":
+            o.summary = True
+        elif a.startswith("-U") or a.startswith("--unified"):
+            v = a[2:] if a.startswith("-U") and len(a) > 2 else val()
+            o.ctx_lines = _need_int(a, v)
+            o.patch = True
+        elif a == "--graph":
+            o.graph = True
+        elif a == "--all":
+            o.all = True
+        elif a == "--branches":
+            o.branches = True
+        elif a == "--tags":
+            o.tags = True
+        elif a == "--reverse":
+            o.reverse = True
+        elif a == "--first-parent":
+            o.first_parent = True
+        elif a == "--merges":
+            o.merges = True
+        elif a == "--no-merges":
+            o.merges = False
+        elif a.startswith("--since") or a.startswith("--after"):
+            v = val()
+            d = parse_date(v)
+            if d is None:
+                raise fatal(f"invalid date '{v}'")
+            o.since = d[0]
+        elif a.startswith("--until") or a.startswith("--before"):
+            v = val()
+            d = parse_date(v)
+            if d is None:
+                raise fatal(f"invalid date '{v}'")
+            o.until = d[0]
+        elif a.startswith("--author"):
+            o.authors.append(val())
+        elif a.startswith("--committer"):
+            o.committers.append(val())
+        elif a.startswith("--grep"):
+            o.greps.append(val())
+        elif a == "--all-match":
+            o.all_match = True
+        elif a in ("-i", "--regexp-ignore-case"):
+            o.icase = True
+        elif a == "--invert-grep":
+            o.invert_grep = True
+        elif a in ("-E", "--extended-regexp"):
+            o.regex_kind = "extended"
+        elif a in ("-F", "--fixed-strings"):
+            o.regex_kind = "fixed"
+        elif a == "--follow":
+            o.follow = True
+        elif a == "--decorate" or a.startswith("--decorate="):
+            o.decorate = not a.endswith("=no")
+        elif a == "--no-decorate":
+            o.decorate = False
+        elif a in ("--no-renames",):
+            o.renames = False
+        elif a in ("-M", "--find-renames") or a.startswith("-M") or a.startswith("--find-renames="):
+            o.renames = True
+        elif a in ("--topo-order", "--date-order", "--author-date-order"):
+            o.topo = a == "--topo-order"
+        elif a in ("--no-color", "--color=never", "--no-ext-diff", "--no-textconv", "--cc",
+                   "-m", "--full-history", "--simplify-merges", "--no-expand-tabs", "--no-notes",
+                   "--use-mailmap", "--no-mailmap", "--full-diff", "--no-walk", "-c", "--raw"):
+            if a == "--no-walk":
+                o.max_count = o.max_count
+            if a == "--raw":
+                o.raw = True
+            continue
+        elif a.startswith("--color"):
+            continue
+        else:
+            raise usage_error(f"fatal: unrecognized argument: {a}")
+    return o
+
+
+def _compile_grep(o: LogOptions, pats: list[str]):
+    flags = re.I if o.icase else 0
+    out = []
+    for p in pats:
+        if o.regex_kind == "fixed":
+            out.append(re.compile(re.escape(p), flags))
+        else:
+            rx = p if o.regex_kind == "extended" else _bre_to_py(p)
+            try:
+                out.append(re.compile(rx, flags | re.M))
+            except re.error:
+                raise fatal(f"invalid regular expression: {p}") from None
+    return out
+
+
+def _bre_to_py(p: str) -> str:
+    """A basic regular expression (POSIX BRE) as a Python regex (common subset)."""
+    out = []
+    i = 0
+    while i < len(p):
+        c = p[i]
+        if c == "\\" and i + 1 < len(p):
+            n = p[i + 1]
+            if n in "(){}|+?":
+                out.append(n)
+            else:
+                out.append("\\" + n)
+            i += 2
+            continue
+        if c in "(){}|+?":
+            out.append("\\" + c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _commit_matches(o: LogOptions, c: Commit, author_rx, committer_rx, grep_rx) -> bool:
+    if o.merges is True and len(c.parents) < 2:
+        return False
+    if o.merges is False and len(c.parents) > 1:
+        return False
+    if o.since is not None and c.commit_time < o.since:
+        return False
+    if o.until is not None and c.commit_time > o.until:
+        return False
+    checks = []
+    if author_rx:
+        line = decode(c.author)
+        checks.append(any(r.search(line) for r in author_rx))
+    if committer_rx:
+        line = decode(c.committer)
+        checks.append(any(r.search(line) for r in committer_rx))
+    if grep_rx:
+        msg = decode(c.message)
+        hits = [bool(r.search(msg)) for r in grep_rx]
+        g = all(hits) if o.all_match else any(hits)
+        if o.invert_grep:
+            g = not g
+        checks.append(g)
+    return all(checks)
+
+
+def _blob_loader(repo: Repo):
+    def load(sha: bytes) -> bytes:
+        if sha == diffing.ZERO:
+            return b""
+        obj = repo.get(sha)
+        return obj.as_raw_string() if isinstance(obj, Blob) else b""
+
+    return load
+
+
+def commit_changes(repo: Repo, c: Commit, *, renames: bool = True, pathspec=None,
+                   parent_index: int = 0) -> list[diffing.Change]:
+    old_tree = repo[c.parents[parent_index]].tree if c.parents else None
+    old = repo.flat_tree(old_tree)
+    new = repo.flat_tree(c.tree)
+    if pathspec is not None:
+        old = {p: v for p, v in old.items() if pathspec.match(p)}
+        new = {p: v for p, v in new.items() if pathspec.match(p)}
+    ch = diffing.compare(old, new)
+    if renames:
+        ch = diffing.detect_renames(ch, _blob_loader(repo), budget=repo.shell.budget)
+    return ch
+
+
+def diff_output(repo: Repo, changes: list[diffing.Change], o, *, default_patch: bool,
+                load=None) -> str:
+    """The diff part of a log/show entry (stat, summary, patch...)."""
+    load = load or _blob_loader(repo)
+    budget = repo.shell.budget
+    parts = []
+    patch = (o.patch or (default_patch and not (o.stat or o.shortstat or o.numstat or o.name_only
+                                                  or o.name_status or o.summary or o.raw))) \
+        and not o.no_patch
+    if o.no_patch and not (o.stat or o.name_only or o.name_status or o.numstat or o.shortstat):
+        return ""
+    if o.raw:
+        rows = []
+        for c in changes:
+            st = c.status if c.status != "R" else f"R{c.score:03d}"
+            names = quote_path(c.path) if c.status != "R" else \
+                f"{quote_path(c.old_path)}\t{quote_path(c.new_path)}"
+            rows.append(f":{c.old_mode:06o} {c.new_mode:06o} {repo.short(c.old_sha) if c.old_sha != diffing.ZERO else '0000000'} "
+                        f"{repo.short(c.new_sha) if c.new_sha != diffing.ZERO else '0000000'} {st}\t{names}\n")
+        parts.append("".join(rows))
+    if o.name_only:
+        parts.append(diffing.name_only_lines(changes))
+    if o.name_status:
+        parts.append(diffing.name_status_lines(changes))
+    if o.numstat:
+        parts.append(diffing.numstat_lines(changes, load, budget))
+    if o.stat:
+        parts.append(diffing.stat_block(changes, load, budget) if changes else "")
+    elif o.shortstat and changes:
+        parts.append(diffing.shortstat_for(changes, load, budget))
+    if o.summary:
+        parts.append(diffing.summary_lines(changes))
+    if patch:
+        pt = "".join(decode(diffing.patch_for(c, load, o.ctx_lines, budget)) for c in changes)
+        if pt and parts and any(parts):
+            parts.append("\n")
+        parts.append(pt)
+    return "".join(parts)
+
+
+def _follow_changes(repo: Repo, c: Commit, path: bytes) -> tuple[list[diffing.Change], bytes]:
+    """The changes of one commit touching ``path`` (following a rename); the path before it."""
+    old_tree = repo[c.parents[0]].tree if c.parents else None
+    old = repo.flat_tree(old_tree)
+    new = repo.flat_tree(c.tree)
+    if old.get(path) == new.get(path):
+        return [], path
+    if path in new and path not in old:
+        ch = diffing.compare(old, new)
+        ch = diffing.detect_renames(ch, _blob_loader(repo), budget=repo.shell.budget)
+        for x in ch:
+            if x.status == "R" and x.new_path == path:
+                return [x], x.old_path
+    ch = [x for x in diffing.compare({path: old[path]} if path in old else {},
+                                     {path: new[path]} if path in new else {})]
+    return ch, path
+
+
+async def cmd_log(ctx: Ctx, args: list[str]) -> int:
+    o = parse_log_args(args)
+    repo = ctx.repo
+    await run_log(ctx, repo, o)
+    return 0
+
+
+def _split_revs_paths(repo: Repo, o: LogOptions) -> None:
+    """Arguments before '--' that are not revisions but existing paths become paths."""
+    keep = []
+    for i, r in enumerate(o.revs):
+        sha = None
+        try:
+            if ".." in r or r.startswith("^"):
+                keep.append(r)
+                continue
+            sha = revs.resolve(repo, r, missing_ok=True, want=None)
+        except GitExit:
+            raise
+        if sha is not None:
+            keep.append(r)
+            continue
+        from pysh.ports._common import vexists
+        from pysh.ports.git.core import vjoin
+
+        if repo.vtop is not None and vexists(repo.shell, vjoin(repo.shell.cwd, r), follow=False):
+            o.paths.extend(o.revs[i:])
+            break
+        raise revs.ambiguous(r)
+    o.revs = keep
+
+
+async def run_log(ctx: Ctx, repo: Repo, o: LogOptions) -> None:
+    _split_revs_paths(repo, o)
+    tips: list[bytes] = []
+    excl: list[bytes] = []
+    if o.revs:
+        inc, exc, _ = revs.parse_range_args(repo, o.revs)
+        tips += inc
+        excl += exc
+    if o.all or o.branches or o.tags:
+        for ref, sha in sorted(repo.all_refs().items()):
+            if o.branches and not o.all and not ref.startswith(b"refs/heads/"):
+                continue
+            if o.tags and not o.all and not ref.startswith(b"refs/tags/"):
+                continue
+            if ref == b"refs/stash" and not o.all:
+                continue
+            c = revs._peel(repo, sha, "commit")
+            if c is not None:
+                tips.append(c)
+        if o.all:
+            h = repo.head()
+            if h is not None:
+                tips.insert(0, h)
+    if not o.revs and not (o.all or o.branches or o.tags):
+        h = repo.head()
+        if h is None:
+            br = repo.head_branch() or "HEAD"
+            raise fatal(f"your current branch '{br}' does not have any commits yet")
+        tips.append(h)
+    # peel tags to commits
+    tips = [revs._peel(repo, t, "commit") or t for t in tips]
+    ps = Pathspec(repo, o.paths) if o.paths and repo.vtop is not None else None
+    if o.paths and repo.vtop is None:
+        from pysh.ports.git.core import Pathspec as _P
+
+        ps = _P.__new__(_P)
+        ps.repo, ps.args = repo, list(o.paths)
+        ps.items = [(p, bool(re.search(r"[*?\[]", p))) for p in o.paths]
+    if o.follow and (ps is None or len(ps.items) != 1):
+        if ps is not None:
+            raise fatal("--follow requires exactly one pathspec")
+        o.follow = False
+    abbrev = o.abbrev if o.abbrev is not None else False
+    decorate = bool(o.decorate)
+    pretty = Pretty(repo, o.fmt, abbrev=abbrev, abbrev_n=o.abbrev_n, date=o.date, decorate=decorate)
+    author_rx = _compile_grep(o, o.authors) if o.authors else None
+    committer_rx = _compile_grep(o, o.committers) if o.committers else None
+    grep_rx = _compile_grep(o, o.greps) if o.greps else None
+    want_diff = o.patch or o.stat or o.shortstat or o.numstat or o.name_only or o.name_status or \
+        o.summary or o.raw
+    walk = walk_date_order(repo, tips, excl, first_parent=o.first_parent)
+    if o.graph or o.topo:
+        walk = iter(topo_sort(repo, list(walk)))
+    follow_path = encode(ps.items[0][0]) if o.follow else None
+    selected = []
+    count = 0
+    skipped = 0
+    for sha, c in walk:
+        ctx.tick()
+        changes = None
+        if follow_path is not None:
+            changes, prev = _follow_changes(repo, c, follow_path)
+            if not changes:
+                continue
+            follow_path = prev
+        elif ps is not None:
+            if not _touches(repo, c, ps, o.first_parent):
+                continue
+        if not _commit_matches(o, c, author_rx, committer_rx, grep_rx):
+            continue
+        if skipped < o.skip:
+            skipped += 1
+            continue
+        if o.max_count is not None and count >= o.max_count:
+            break
+        count += 1
+        selected.append((sha, c, changes))
+        if not o.reverse and not o.graph:
+            await _emit(ctx, repo, o, pretty, sha, c, changes, ps, want_diff, count == 1)
+    if o.reverse:
+        selected.reverse()
+        for n, (sha, c, changes) in enumerate(selected):
+            await _emit(ctx, repo, o, pretty, sha, c, changes, ps, want_diff, n == 0)
+    elif o.graph:
+        g = Graph()
+        for n, (sha, c, changes) in enumerate(selected):
+            await _emit(ctx, repo, o, pretty, sha, c, changes, ps, want_diff, n == 0, graph=g,
+                        last=n == len(selected) - 1)
+
+
+def _touches(repo: Repo, c: Commit, ps, first_parent: bool) -> bool:
+    new = repo.flat_tree(c.tree)
+    mine = {p: v for p, v in new.items() if ps.match(p)}
+    if not c.parents:
+        return bool(mine)
+    parents = c.parents[:1] if first_parent else c.parents
+    diffs = 0
+    for p in parents:
+        old = repo.flat_tree(repo[p].tree)
+        theirs = {q: v for q, v in old.items() if ps.match(q)}
+        if theirs == mine:
+            return False  # TREESAME to a parent: history simplification drops it
+        diffs += 1
+    return diffs > 0
+
+
+async def _emit(ctx: Ctx, repo: Repo, o: LogOptions, pretty: Pretty, sha: bytes, c: Commit,
+                changes, ps, want_diff: bool, first: bool, graph: Graph | None = None,
+                last: bool = False) -> None:
+    text = pretty.header(sha, c)
+    diff = ""
+    if want_diff:
+        if changes is None:
+            if len(c.parents) > 1 and not o.first_parent:
+                changes = []
+            else:
+                changes = commit_changes(repo, c, renames=o.renames, pathspec=ps)
+        diff = diff_output(repo, changes, o, default_patch=False)
+    kind = pretty.kind
+    if kind == "user":
+        if pretty.sep:
+            sep = "" if first else "\n"
+            body = text + ("\n" + diff if diff else "")
+        else:
+            sep = ""
+            body = text + "\n" + ("\n" + diff if diff else "")
+    elif kind == "oneline":
+        sep = ""
+        body = text + diff
+    else:
+        sep = "" if first else "\n"
+        body = text + ("\n" + diff if diff else "")
+    if graph is None:
+        ctx.write(sep + body)
+        await ctx.maybe_flush()
+        return
+    parents = list(c.parents[:1] if o.first_parent else c.parents)
+    before = "| " * len(graph.columns) if graph.columns else "  "
+    star, trans, cont = graph.layout(sha, parents)
+    out = []
+    if sep:
+        out.append(before + "\n")
+    lines = body.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for k, ln in enumerate(lines):
+        if k == 0:
+            out.append(star + ln + "\n")
+        elif trans:
+            out.append(trans.pop(0) + ln + "\n")
+        else:
+            out.append(cont + ln + "\n")
+    for t in trans:
+        out.append(t + "\n")
+    ctx.write("".join(out))
+    await ctx.maybe_flush()
+
+
+# ------------------------------------------------------------------- show
+async def cmd_show(ctx: Ctx, args: list[str]) -> int:
+    o = parse_log_args(args, show=True)
+    repo = ctx.repo
+    targets = o.revs or ["HEAD"]
+    if o.abbrev is None:
+        o.abbrev = False
+    pretty = Pretty(repo, o.fmt, abbrev=bool(o.abbrev), abbrev_n=o.abbrev_n, date=o.date,
+                    decorate=bool(o.decorate))
+    first = True
+    ps = Pathspec(repo, o.paths) if o.paths and repo.vtop is not None else None
+    for t in targets:
+        sha = revs.resolve(repo, t, want="object", missing_ok=True)
+        if sha is None:
+            if ":" in t and not t.startswith(":"):
+                rev, _, path = t.partition(":")
+                if revs.resolve(repo, rev, want="tree", missing_ok=True) is not None:
+                    raise fatal(f"path '{path}' does not exist in '{rev}'")
+            raise revs.ambiguous(t)
+        obj = repo[sha]
+        await _show_object(ctx, repo, o, pretty, t, obj, first, ps)
+        first = False
+    return 0
+
+
+async def _show_object(ctx: Ctx, repo: Repo, o: LogOptions, pretty: Pretty, name: str, obj,
+                       first: bool, ps) -> None:
+    if isinstance(obj, Blob):
+        ctx.write(obj.as_raw_string())
+        return
+    if isinstance(obj, Tree):
+        if not first:
+            ctx.write("\n")
+        ctx.write(f"tree {name}\n\n")
+        for e in sorted(obj.iteritems(), key=lambda e: e.path + (b"/" if e.mode & 0o40000 else b"")):
+            ctx.write(quote_path(e.path) + ("/" if e.mode & 0o40000 and not e.mode & 0o100000 else "") + "\n")
+        return
+    if isinstance(obj, Tag):
+        if not first:
+            ctx.write("\n")
+        name_, email = _ident_parts(obj.tagger or b"")
+        ctx.write(f"tag {decode(obj.name)}\n")
+        if obj.tagger:
+            ctx.write(f"Tagger: {decode(obj.tagger)}\n")
+            ctx.write(f"Date:   {fmt_date(obj.tag_time, obj.tag_timezone, o.date)}\n")
+        ctx.write("\n" + decode(obj.message).rstrip("\n") + "\n" if obj.message else "\n")
+        target = repo.get(obj.object[1])
+        if target is not None:
+            ctx.write("\n")
+            await _show_object(ctx, repo, o, pretty, name, target, True, ps)
+        return
+    c = obj
+    o2 = o
+    text = pretty.header(c.id, c)
+    if len(c.parents) > 1:
+        changes: list = []
+    else:
+        changes = commit_changes(repo, c, renames=o.renames, pathspec=ps)
+    diff = diff_output(repo, changes, o2, default_patch=True)
+    if len(c.parents) > 1 and not o.no_patch and not diff and pretty.kind != "user":
+        diff = "\n" if False else ""
+        text += "\n"
+    sep = "" if first else "\n"
+    if pretty.kind == "oneline":
+        ctx.write(sep + text + ("\n" + diff if diff and o2.patch or diff and not (
+            o.stat or o.name_only or o.name_status or o.numstat or o.shortstat) else diff))
+    elif pretty.kind == "user":
+        ctx.write(sep + text + ("" if pretty.sep else "\n") + ("\n" + diff if diff else ""))
+    else:
+        ctx.write(sep + text + ("\n" + diff if diff else ""))
+    await ctx.maybe_flush()
+
+
+# --------------------------------------------------------------- cat-file
+async def cmd_cat_file(ctx: Ctx, args: list[str]) -> int:
+    repo = ctx.repo
+    if len(args) == 2 and args[0] in ("-t", "-s", "-p", "-e"):
+        sha = revs.resolve(repo, args[1], want="object", missing_ok=True)
+        if sha is None:
+            if args[0] == "-e":
+                return 1
+            raise fatal(f"Not a valid object name {args[1]}")
+        obj = repo[sha]
+        if args[0] == "-e":
+            return 0
+        if args[0] == "-t":
+            ctx.write(decode(obj.type_name) + "\n")
+        elif args[0] == "-s":
+            ctx.write(f"{len(obj.as_raw_string())}\n")
+        else:
+            if isinstance(obj, Tree):
+                for e in obj.iteritems():
+                    kind = "tree" if e.mode & 0o40000 and not e.mode & 0o100000 else (
+                        "commit" if e.mode == 0o160000 else "blob")
+                    ctx.write(f"{e.mode:06o} {kind} {decode(e.sha)}\t{quote_path(e.path)}\n")
+            else:
+                ctx.write(obj.as_raw_string())
+        return 0
+    if len(args) == 2:
+        sha = revs.resolve(repo, args[1], want=None, missing_ok=True)
+        if sha is None:
+            raise fatal(f"Not a valid object name {args[1]}")
+        obj = repo[sha]
+        if decode(obj.type_name) != args[0]:
+            peeled = revs._peel(repo, sha, args[0])
+            if peeled is None:
+                raise fatal(f"git cat-file {args[1]}: bad file")
+            obj = repo[peeled]
+        ctx.write(obj.as_raw_string())
+        return 0
+    raise usage_error("usage: git cat-file (-t | -s | -e | -p | <type>) <object>")
+
+
+# -------------------------------------------------------------------- grep
+async def cmd_grep(ctx: Ctx, args: list[str]) -> int:
+    opts = Opts("grep", {
+        "n": ("flag", "n"), "line-number": ("flag", "n"), "i": ("flag", "i"),
+        "ignore-case": ("flag", "i"), "l": ("flag", "l"), "files-with-matches": ("flag", "l"),
+        "name-only": ("flag", "l"), "L": ("flag", "L"), "files-without-match": ("flag", "L"),
+        "c": ("flag", "c"), "count": ("flag", "c"), "w": ("flag", "w"), "word-regexp": ("flag", "w"),
+        "v": ("flag", "v"), "invert-match": ("flag", "v"), "e": ("multi", "e"),
+        "E": ("flag", "E"), "extended-regexp": ("flag", "E"), "F": ("flag", "F"),
+        "fixed-strings": ("flag", "F"), "G": ("flag", "G"), "basic-regexp": ("flag", "G"),
+        "P": ("flag", "E"), "perl-regexp": ("flag", "E"),
+        "cached": ("flag", "cached"), "h": ("flag", "h"), "H": ("flag", "H"),
+        "q": ("flag", "q"), "quiet": ("flag", "q"), "o": ("flag", "o"),
+        "only-matching": ("flag", "o"), "untracked": ("flag", "untracked"),
+        "x": ("flag", "x"), "line-regexp": ("flag", "x"), "full-name": ("flag", "full"),
+        "no-color": ("flag", "nocolor"), "color": ("optarg", "color"), "z": ("flag", "z"),
+        "break": ("flag", "brk"), "heading": ("flag", "heading"), "I": ("flag", "I"),
+        "column": ("flag", "column"), "max-depth": ("arg", "maxdepth"),
+    }, usage="usage: git grep [<options>] [-e] <pattern> [<rev>...] [[--] <path>...]")
+    vals, pos, after = opts.parse(args)
+    repo = ctx.repo
+    pats = list(vals.get("e") or [])
+    if not pats:
+        if not pos:
+            raise usage_error("fatal: no pattern given")
+        pats = [pos.pop(0)]
+    rev_list: list[tuple[str, bytes]] = []
+    paths = list(after or [])
+    for i, a in enumerate(pos):
+        sha = revs.resolve(repo, a, want="tree", missing_ok=True) if after is not None or True else None
+        if sha is not None and not paths:
+            rev_list.append((a, sha))
+            continue
+        paths.extend(pos[i:])
+        break
+    ps = Pathspec(repo, paths) if paths else None
+    flags = re.I if vals.get("i") else 0
+    rxs = []
+    for p in pats:
+        if vals.get("F"):
+            body = re.escape(p)
+        elif vals.get("E"):
+            body = p
+        else:
+            body = _bre_to_py(p)
+        if vals.get("w"):
+            body = r"(?<![\w])(?:" + body + r")(?![\w])"
+        if vals.get("x"):
+            body = r"^(?:" + body + r")$"
+        try:
+            rxs.append(re.compile(encode(body), flags))
+        except re.error:
+            raise fatal(f"command line, '{p}': Invalid regular expression") from None
+    invert = bool(vals.get("v"))
+    pre = repo.prefix()
+
+    def show_name(path: bytes, label: str | None) -> str:
+        name = decode(path) if vals.get("full") or label else repo.rel_to_cwd(path)
+        name = quote_path(name) if not vals.get("z") else name
+        return f"{label}:{name}" if label else name
+
+    def in_scope(p: bytes) -> bool:
+        if ps is not None:
+            return ps.match(p)
+        return not pre or decode(p).startswith(pre)
+
+    sources: list[tuple[str | None, bytes, callable]] = []
+    if rev_list:
+        for label, tree_sha in rev_list:
+            flat = repo.flat_tree(tree_sha)
+            for p in sorted(flat):
+                if in_scope(p) and flat[p][0] != 0o160000:
+                    sha = flat[p][1]
+                    sources.append((label, p, (lambda s=sha: repo[s].as_raw_string())))
+    else:
+        from dulwich.index import ConflictedIndexEntry
+
+        repo.require_worktree("grep")
+        for p, e in sorted(repo.index.items()):
+            if isinstance(e, ConflictedIndexEntry) or not in_scope(p):
+                continue
+            if vals.get("cached"):
+                sources.append((None, p, (lambda s=e.sha: repo[s].as_raw_string())))
+            else:
+                sources.append((None, p, (lambda q=p: (repo.wt_read(q) or (0, None, None))[1])))
+    found = False
+    out = []
+    sep_z = "\0" if vals.get("z") else None
+    for label, path, get in sources:
+        ctx.tick()
+        data = get()
+        if data is None:
+            continue
+        binary = b"\0" in data[:8000]
+        if binary and vals.get("I"):
+            continue
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        hits = []
+        for no, ln in enumerate(lines, 1):
+            m = any(r.search(ln) for r in rxs)
+            if m != invert:
+                hits.append((no, ln))
+        name = show_name(path, label)
+        if vals.get("L"):
+            if not hits:
+                out.append(name + (sep_z or "\n"))
+                found = True
+            continue
+        if not hits:
+            continue
+        found = True
+        if vals.get("q"):
+            break
+        if vals.get("l"):
+            out.append(name + (sep_z or "\n"))
+            continue
+        if vals.get("c"):
+            out.append(f"{name}{sep_z or ':'}{len(hits)}\n")
+            continue
+        if binary:
+            out.append(f"Binary file {name} matches\n")
+            continue
+        for no, ln in hits:
+            prefix = "" if vals.get("h") else name + (sep_z or ":")
+            if vals.get("n"):
+                prefix += f"{no}{sep_z or ':'}"
+            if vals.get("o") and not invert:
+                for r in rxs:
+                    for mm in r.finditer(ln):
+                        if mm.group(0):
+                            out.append(prefix + decode(mm.group(0)) + "\n")
+            else:
+                out.append(prefix + decode(ln) + "\n")
+        if len(out) > 2000:
+            ctx.write("".join(out))
+            out = []
+            await ctx.maybe_flush()
+    if not vals.get("q"):
+        ctx.write("".join(out))
+    return 0 if found else 1
+
+
+# ------------------------------------------------------------------- blame
+async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
+    opts = Opts("blame", {
+        "L": ("arg", "L"), "l": ("flag", "long"), "s": ("flag", "s"), "e": ("flag", "email"),
+        "show-email": ("flag", "email"), "n": ("flag", "number"), "show-number": ("flag", "number"),
+        "f": ("flag", "fname"), "show-name": ("flag", "fname"), "p": ("flag", "porcelain"),
+        "porcelain": ("flag", "porcelain"), "t": ("flag", "rawtime"), "w": ("flag", "w"),
+        "root": ("flag", "root"), "M": ("optarg", "M"), "C": ("optarg", "C"),
+        "abbrev": ("arg", "abbrev"), "c": ("flag", "c"),
+    }, usage="usage: git blame [<options>] [<rev-opts>] [<rev>] [--] <file>")
+    vals, pos, after = opts.parse(args)
+    repo = ctx.repo
+    if vals.get("porcelain"):
+        raise fatal("--porcelain is not supported by this port")
+    if after:
+        path_arg = after[0]
+        rev = pos[0] if pos else None
+    elif len(pos) == 2:
+        rev, path_arg = pos
+    elif len(pos) == 1:
+        rev, path_arg = None, pos[0]
+    else:
+        raise usage_error(opts.usage)
+    ps = Pathspec(repo, [path_arg])
+    path = encode(ps.items[0][0])
+    if rev is not None:
+        start = revs.resolve(repo, rev)
+        final_data = None
+    else:
+        start = repo.head()
+        got = repo.wt_read(path)
+        if got is None:
+            if start is None or path not in repo.flat_tree(repo.tree_of(start)):
+                raise fatal(f"no such path '{decode(path)}' in HEAD")
+            final_data = None
+        else:
+            final_data = got[1]
+    if start is None:
+        raise fatal(f"no such path '{decode(path)}' in HEAD")
+    flat = repo.flat_tree(repo.tree_of(start))
+    if path not in flat and final_data is None:
+        raise fatal(f"no such path {decode(path)} in {rev or 'HEAD'}")
+    head_data = repo[flat[path][1]].as_raw_string() if path in flat else b""
+    data = final_data if final_data is not None else head_data
+    lines = diffing.split_lines(data) if data else []
+    owner: list = [None] * len(lines)  # (commit sha or None for not committed, orig line no, path)
+    # lines not in HEAD's version belong to "Not Committed Yet"
+    pending: dict[int, int] = {}  # index in final -> index in the current commit version
+    if final_data is not None:
+        base_lines = diffing.split_lines(head_data) if head_data else []
+        mapping = _line_map(base_lines, lines, repo)
+        for i in range(len(lines)):
+            j = mapping.get(i)
+            if j is None or path not in flat:
+                owner[i] = (None, i + 1, path)
+            else:
+                pending[i] = j
+    else:
+        pending = {i: i for i in range(len(lines))}
+    sha, cur_path = start, path
+    cur_lines = diffing.split_lines(head_data) if head_data else []
+    while pending:
+        ctx.tick()
+        c = repo[sha]
+        parent = c.parents[0] if c.parents else None
+        if parent is None:
+            for i, j in pending.items():
+                owner[i] = (sha, j + 1, cur_path)
+            break
+        pflat = repo.flat_tree(repo[parent].tree)
+        ppath = cur_path
+        if cur_path not in pflat:
+            # a rename?
+            ch = diffing.detect_renames(diffing.compare(pflat, repo.flat_tree(c.tree)),
+                                        _blob_loader(repo), budget=repo.shell.budget)
+            ppath = None
+            for x in ch:
+                if x.status == "R" and x.new_path == cur_path:
+                    ppath = x.old_path
+            if ppath is None:
+                for i, j in pending.items():
+                    owner[i] = (sha, j + 1, cur_path)
+                break
+        plines = diffing.split_lines(repo[pflat[ppath][1]].as_raw_string())
+        if plines == cur_lines:
+            sha, cur_path = parent, ppath
+            continue
+        mapping = _line_map(plines, cur_lines, repo)
+        nxt = {}
+        for i, j in pending.items():
+            k = mapping.get(j)
+            if k is None:
+                owner[i] = (sha, j + 1, cur_path)
+            else:
+                nxt[i] = k
+        pending = nxt
+        sha, cur_path, cur_lines = parent, ppath, plines
+    # output
+    show_email = vals.get("email")
+    names = []
+    for own in owner:
+        if own[0] is None:
+            names.append("<not.committed.yet>" if show_email else "Not Committed Yet")
+        else:
+            nm, em = _ident_parts(repo[own[0]].author)
+            names.append(f"<{em}>" if show_email else nm)
+    width = max((len(n) for n in names), default=0)
+    show_fname = vals.get("fname") or any(own[2] != path for own in owner)
+    fwidth = max((len(decode(own[2])) for own in owner), default=0)
+    maxline = len(str(len(lines)))
+    boundary_any = any(own[0] is not None and not repo[own[0]].parents for own in owner)
+    hashlen = 7 + 1
+    out = []
+    for i, (own, ln) in enumerate(zip(owner, lines, strict=True)):
+        if own[0] is None:
+            h = "0" * hashlen
+            t, tz = ctx.shell.budget and _now_ident(ctx)
+        else:
+            c = repo[own[0]]
+            root = not c.parents
+            h = ("^" + repo.short(own[0], hashlen - 1)) if root else repo.short(own[0], hashlen)
+            if not root and boundary_any:
+                h = repo.short(own[0], hashlen)
+            t, tz = c.author_time, c.author_timezone
+        if vals.get("long"):
+            h = ("^" if h.startswith("^") else "") + (decode(own[0]) if own[0] else "0" * 40)
+        text = decode(ln.rstrip(b"\n"))
+        fname = f"{decode(own[2]):<{fwidth}} " if show_fname else ""
+        num = f"{own[1]:>{maxline}} " if vals.get("number") else ""
+        if vals.get("s"):
+            out.append(f"{h} {fname}{num}{i + 1:>{maxline}}) {text}\n")
+        else:
+            date = fmt_date(t, tz, "iso") if not vals.get("rawtime") else f"{t} {fmt_tz(tz)}"
+            out.append(f"{h} {fname}{num}({names[i]:<{width}} {date} {i + 1:>{maxline}}) {text}\n")
+    ctx.write("".join(out))
+    return 0
+
+
+def _now_ident(ctx: Ctx):
+    import time
+
+    return int(time.time()), 0
+
+
+def _line_map(old: list[bytes], new: list[bytes], repo: Repo) -> dict[int, int]:
+    """new line index -> old line index for unchanged lines."""
+    script = diffing.diff_script(old, new, repo.shell.budget)
+    out = {}
+    i1 = i2 = 0
+    for c1, n1, c2, n2 in script:
+        while i1 < c1 and i2 < c2:
+            out[i2] = i1
+            i1 += 1
+            i2 += 1
+        i1, i2 = c1 + n1, c2 + n2
+    while i1 < len(old) and i2 < len(new):
+        out[i2] = i1
+        i1 += 1
+        i2 += 1
+    return out

@@ -1,0 +1,287 @@
+"""The work tree against the index: a walk through the safe walker, ignore rules,
+stat-cache matching (hashing only what may have changed)."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import stat as _stat
+
+from pysh.ports import _common
+from pysh.ports.git.core import Repo, config_get, git_blob_sha, vjoin
+from pysh.shellkit import decode, encode
+
+
+def entry_time(t) -> tuple[int, int]:
+    if isinstance(t, tuple):
+        return int(t[0]), int(t[1])
+    if isinstance(t, float):
+        sec = int(t)
+        return sec, int((t - sec) * 1e9)
+    return int(t), 0
+
+
+def make_entry(st: os.stat_result, sha: bytes, mode: int):
+    from dulwich.index import IndexEntry
+
+    return IndexEntry(
+        ctime=(int(st.st_ctime), st.st_ctime_ns % 1_000_000_000),
+        mtime=(int(st.st_mtime), st.st_mtime_ns % 1_000_000_000),
+        dev=st.st_dev & 0xFFFFFFFF, ino=st.st_ino & 0xFFFFFFFF, mode=mode,
+        uid=st.st_uid & 0xFFFFFFFF, gid=st.st_gid & 0xFFFFFFFF, size=st.st_size & 0xFFFFFFFF,
+        sha=sha, flags=0)
+
+
+def tree_entry(sha: bytes, mode: int):
+    """An index entry for content that is not (yet) in the work tree (no stat info)."""
+    from dulwich.index import IndexEntry
+
+    return IndexEntry(ctime=(0, 0), mtime=(0, 0), dev=0, ino=0, mode=mode, uid=0, gid=0,
+                      size=0, sha=sha, flags=0)
+
+
+def git_mode(st: os.stat_result) -> int:
+    if _stat.S_ISLNK(st.st_mode):
+        return 0o120000
+    return 0o100755 if st.st_mode & 0o100 else 0o100644
+
+
+def index_mtime(repo: Repo) -> tuple[int, int]:
+    st = _common.vstat(repo.shell, vjoin(repo.vgit, "index"), follow=False) if _exists(
+        repo, "index") else None
+    if st is None:
+        return (0, 0)
+    return int(st.st_mtime), st.st_mtime_ns % 1_000_000_000
+
+
+def _exists(repo: Repo, rel: str) -> bool:
+    return _common.vexists(repo.shell, vjoin(repo.vgit, rel), follow=False)
+
+
+def stat_clean(entry, st: os.stat_result, idx_mtime: tuple[int, int]) -> bool:
+    """Whether the stat info says the file is unchanged since it was staged."""
+    if git_mode(st) != entry.mode and not (entry.mode == 0o160000):
+        return False
+    if (st.st_size & 0xFFFFFFFF) != entry.size:
+        return False
+    mt = (int(st.st_mtime), st.st_mtime_ns % 1_000_000_000)
+    if mt != entry_time(entry.mtime):
+        return False
+    if (st.st_ino & 0xFFFFFFFF) != entry.ino:
+        return False
+    # racy git: a file modified in the same instant as the index is written is re-hashed
+    if mt >= idx_mtime:
+        return False
+    return True
+
+
+class Ignores:
+    """gitignore rules of the work tree: per-directory .gitignore, info/exclude, excludesFile."""
+
+    def __init__(self, repo: Repo):
+        self.repo = repo
+        self.shell = repo.shell
+        self._levels: dict[str, list] = {}
+        root: list = []
+        self.root_extra: list = []
+        for vp in self._extra_files():
+            lines = self._read(vp)
+            if lines:
+                self.root_extra.append(_common._load_spec(lines))
+        self._root_extra_done = False
+        del root
+
+    def _extra_files(self) -> list[str]:
+        out = [vjoin(self.repo.vgit, "info/exclude")]
+        xf = config_get(self.repo.ctx, "core", "excludesFile", repo=self.repo)
+        env = self.repo.ctx.env
+        if xf:
+            if xf.startswith("~/") and env.get("HOME"):
+                xf = vjoin(env["HOME"], xf[2:])
+            out.append(self.shell.abspath(xf))
+        else:
+            xdg = env.get("XDG_CONFIG_HOME")
+            if xdg:
+                out.append(vjoin(self.shell.abspath(xdg), "git/ignore"))
+            elif env.get("HOME"):
+                out.append(vjoin(self.shell.abspath(env["HOME"]), ".config/git/ignore"))
+        return out
+
+    def _read(self, vpath: str) -> list[str] | None:
+        try:
+            data = _common.read_file(self.shell, vpath)
+        except OSError:
+            return None
+        return data.decode("utf-8", "surrogateescape").splitlines()
+
+    def level(self, rel_dir: str) -> list:
+        got = self._levels.get(rel_dir)
+        if got is None:
+            lines = self._read(vjoin(self.repo.vtop, rel_dir + "/.gitignore" if rel_dir else ".gitignore"))
+            got = [_common._load_spec(lines)] if lines else []
+            if rel_dir == "":
+                got = got + self.root_extra
+            self._levels[rel_dir] = got
+        return got
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        levels = []
+        parts = rel.split("/")
+        # a path under an ignored directory is ignored
+        for i in range(1, len(parts)):
+            d = "/".join(parts[:i])
+            if self._dir_ignored(d):
+                return True
+        base = ""
+        for i in range(len(parts)):
+            specs = self.level(base)
+            if specs:
+                levels.append((base, specs))
+            base = "/".join(parts[:i + 1])
+        return _common.ignored(levels, rel, is_dir)
+
+    def _dir_ignored(self, d: str) -> bool:
+        key = "\0dir:" + d
+        got = self._levels.get(key)
+        if got is None:
+            parts = d.split("/")
+            levels = []
+            base = ""
+            for i in range(len(parts)):
+                specs = self.level(base)
+                if specs:
+                    levels.append((base, specs))
+                base = "/".join(parts[:i + 1])
+            res = _common.ignored(levels, d, True)
+            if not res and len(parts) > 1:
+                res = self._dir_ignored("/".join(parts[:-1]))
+            got = [res]
+            self._levels[key] = got
+        return got[0]
+
+
+class Scan:
+    """What a walk of the work tree found."""
+
+    def __init__(self):
+        self.files: dict[bytes, os.stat_result] = {}  # every non-ignored or tracked file
+        self.untracked: list[bytes] = []
+        self.ignored: list[bytes] = []
+        self.nested: list[bytes] = []  # untracked directories holding another repository
+
+
+def scan(repo: Repo, index_paths: set[bytes], *, want_untracked: bool = True,
+         want_ignored: bool = False, pathspec=None) -> Scan:
+    """Walk the work tree (pruned by ignore rules where nothing is tracked)."""
+    shell = repo.shell
+    top = repo.vtop
+    res = Scan()
+    tracked_dirs: set[str] = set()
+    for p in index_paths:
+        d = posixpath.dirname(decode(p))
+        while d and d not in tracked_dirs:
+            tracked_dirs.add(d)
+            d = posixpath.dirname(d)
+    ign = Ignores(repo)
+    n = 0
+    errors: list = []
+    base_len = len(top.rstrip("/")) + 1
+    for wd in shell.walk(top, onerror=errors.append):
+        n += 1
+        if n & 63 == 0:
+            shell.budget.check()
+        rel_dir = wd.path[base_len:] if wd.path != top else ""
+        keep = []
+        for ent in wd.dirs:
+            name = ent.name
+            if name == ".git":
+                continue
+            rel = rel_dir + "/" + name if rel_dir else name
+            if pathspec is not None and not pathspec.could_contain(rel):
+                continue
+            if rel in tracked_dirs:
+                keep.append(ent)
+                continue
+            if encode(rel) in index_paths:  # a tracked path that became a directory
+                pass
+            if ign.ignored(rel, True):
+                if want_ignored:
+                    res.ignored.append(encode(rel + "/"))
+                continue
+            if not want_untracked:
+                continue
+            if _common.vexists(shell, ent.path + "/.git", follow=False):
+                res.nested.append(encode(rel + "/"))
+                res.untracked.append(encode(rel + "/"))
+                continue
+            keep.append(ent)
+        wd.dirs[:] = keep
+        for ent in wd.files:
+            name = ent.name
+            rel = rel_dir + "/" + name if rel_dir else name
+            relb = encode(rel)
+            if ent.type not in ("f", "l"):
+                continue
+            if relb in index_paths:
+                try:
+                    res.files[relb] = ent.stat()
+                except OSError:
+                    pass
+                continue
+            if rel_dir == "" and name == ".git":
+                continue
+            if pathspec is not None and not pathspec.match(relb):
+                continue
+            if ign.ignored(rel, False):
+                if want_ignored:
+                    res.ignored.append(relb)
+                continue
+            if want_untracked:
+                try:
+                    res.files[relb] = ent.stat()
+                except OSError:
+                    continue
+                res.untracked.append(relb)
+    res.untracked.sort()
+    return res
+
+
+def worktree_sha(repo: Repo, rel: bytes, entry, st: os.stat_result | None,
+                 idx_mtime: tuple[int, int]) -> tuple[bytes | None, int]:
+    """(sha, mode) of the work-tree file at ``rel`` (sha None when missing)."""
+    if st is None:
+        return None, 0
+    mode = git_mode(st)
+    if entry is not None and stat_clean(entry, st, idx_mtime):
+        return entry.sha, entry.mode
+    got = repo.wt_read(rel)
+    if got is None:
+        return None, 0
+    mode, data, _ = got
+    return git_blob_sha(data), mode
+
+
+def collapse_untracked(paths: list[bytes], index_paths: set[bytes], all_files: bool) -> list[bytes]:
+    """Untracked files as git shows them by default: a wholly untracked directory as ``dir/``."""
+    if all_files:
+        return [p for p in paths if not p.endswith(b"/")]
+    tracked_dirs: set[bytes] = set()
+    for p in index_paths:
+        d = posixpath.dirname(p)
+        while d and d not in tracked_dirs:
+            tracked_dirs.add(d)
+            d = posixpath.dirname(d)
+    out: list[bytes] = []
+    seen: set[bytes] = set()
+    for p in paths:
+        parts = p.rstrip(b"/").split(b"/")
+        shown = p
+        for i in range(1, len(parts)):
+            d = b"/".join(parts[:i])
+            if d not in tracked_dirs:
+                shown = d + b"/"
+                break
+        if shown not in seen:
+            seen.add(shown)
+            out.append(shown)
+    return sorted(out)
