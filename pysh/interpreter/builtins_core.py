@@ -12,7 +12,7 @@ from pysh.interpreter.errors import ExitShell, LoopControl, ReturnFromFunction
 from pysh.interpreter.printf import echo_unescape, printf
 from pysh.interpreter.state import Var
 from pysh.interpreter.syntax import ast as A
-from pysh.shellkit import FileSystemError, decode, encode
+from pysh.shellkit import FileSystemError, decode
 from pysh.shellkit.confine import COMMAND_DIRS
 
 BUILTINS: dict = {}
@@ -585,8 +585,6 @@ def _describe_text(interp, name: str, kind: str, detail) -> str:
         return f"{name} is a function\n{body}"
     if kind == "builtin":
         return f"{name} is a shell builtin"
-    if interp.hashed.get(name) == detail and False:
-        return f"{name} is hashed ({detail})"
     return f"{name} is {detail}"
 
 
@@ -1203,5 +1201,3 @@ async def b_bash(interp, argv):
 
     return await run_child_shell(interp, argv)
 
-
-_ = (encode,)

@@ -106,9 +106,7 @@ async def b_declare(interp, argv):
     print_mode = False
     funcs = False
     func_names = False
-    global_ = cmd != "local" and False
     force_global = False
-    args_idx = 1
     words = argv[1:]
     operands: list[tuple[int, str]] = []
     i = 0
@@ -159,7 +157,6 @@ async def b_declare(interp, argv):
             continue
         operands.append((i + 1, w))
         i += 1
-    del args_idx, global_
     if cmd == "export":
         if clear_bits & EXPORT or "-n" in argv[1:2]:
             pass
@@ -758,8 +755,8 @@ def _split_fields(chars, ifs: str, ws: str, nnames: int) -> list[str]:
             # a single trailing non-whitespace delimiter is dropped too
             if rest and rest[-1][0] in ifs and not rest[-1][1] and rest[-1][0] not in ws:
                 tail = rest[:-1]
-                if not any(c in ifs and not e for c, e in tail) or True:
-                    rest = tail if _only_delim_at_end(tail, ifs) else rest
+                if _only_delim_at_end(tail, ifs):
+                    rest = tail
             fields.append("".join(c for c, _ in rest))
             return fields
         buf = []

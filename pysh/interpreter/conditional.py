@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import re
 import stat as _stat
 
 from pysh.interpreter import pattern as pat
 from pysh.interpreter.errors import ShellError
 from pysh.interpreter.expand import BREAK, QUOTED
 from pysh.interpreter.syntax import ast as A
-from pysh.shellkit import FileSystemError, InputStream, OutputStream
+from pysh.shellkit import FileSystemError
 
 FILE_UNARY = set("abcdefghkprsuwxGLNOS") | {"t"}
 STRING_UNARY = {"z", "n"}
@@ -176,13 +175,14 @@ async def _regex_match(interp, subject: str, word: A.Word) -> bool:
         if s is BREAK:
             continue
         text, kind = s
-        src.append(re.escape(text) if kind == QUOTED else text)
+        src.append(_ere_escape(text) if kind == QUOTED else text)
     regex_src = "".join(src)
-    flags = re.I if "nocasematch" in interp.shopts else 0
+    from pysh.shellkit.regex import RegexError
+
     try:
-        rx = compile_ere(regex_src, flags)
-    except re.error:
-        raise ShellError("regular expression: invalid", status=2) from None
+        rx = compile_ere(regex_src, "nocasematch" in interp.shopts, interp.budget)
+    except RegexError:
+        raise InvalidRegex() from None
     m = rx.search(subject)
     if m is None:
         interp.vars.globals.pop("BASH_REMATCH", None)
@@ -199,63 +199,17 @@ async def _regex_match(interp, subject: str, word: A.Word) -> bool:
     return True
 
 
-def compile_ere(src: str, flags: int = 0):
-    """POSIX ERE through the shared regex layer when present, else a small translation."""
-    try:
-        from pysh.shellkit import regex as posix_regex  # landed by the grep/sed work
-    except ImportError:
-        posix_regex = None
-    if posix_regex is not None and hasattr(posix_regex, "compile_posix"):
-        try:
-            return posix_regex.compile_posix(src, extended=True, icase=bool(flags & re.I),
-                                             bytes_mode=False)
-        except Exception:  # noqa: BLE001 - fall back to Python's syntax below
-            pass
-    return re.compile(_ere_to_python(src), flags)
+class InvalidRegex(Exception):
+    """bash: an =~ pattern that does not compile makes [[ ]] return 2, silently."""
 
 
-def _ere_to_python(src: str) -> str:
-    out = []
-    i, n = 0, len(src)
-    classes = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z",
-               "lower": "a-z", "space": r"\s", "blank": r" \t", "punct": r"!-/:-@\[-`{-~",
-               "xdigit": "0-9A-Fa-f", "cntrl": r"\x00-\x1f", "print": r" -~", "graph": r"!-~"}
-    while i < n:
-        c = src[i]
-        if c == "\\" and i + 1 < n:
-            out.append(src[i:i + 2])
-            i += 2
-            continue
-        if c == "[":
-            j = i + 1
-            buf = ["["]
-            if j < n and src[j] == "^":
-                buf.append("^")
-                j += 1
-            if j < n and src[j] == "]":
-                buf.append(r"\]")
-                j += 1
-            while j < n and src[j] != "]":
-                if src.startswith("[:", j):
-                    end = src.find(":]", j)
-                    if end > 0:
-                        buf.append(classes.get(src[j + 2:end], ""))
-                        j = end + 2
-                        continue
-                if src[j] == "\\":
-                    buf.append(r"\\")
-                elif src[j] == "[":
-                    buf.append(r"\[")
-                else:
-                    buf.append(src[j])
-                j += 1
-            buf.append("]")
-            out.append("".join(buf))
-            i = j + 1
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
+def _ere_escape(text: str) -> str:
+    """Quoted text inside an =~ pattern: every ERE special character made literal."""
+    return "".join("\\" + c if c in ".[]()*+?{}|^$\\" else c for c in text)
 
 
-_ = (InputStream, OutputStream)
+def compile_ere(src: str, icase: bool, budget):
+    """``[[ =~ ]]``: POSIX ERE through the one regex layer (glibc's dialect, as bash)."""
+    from pysh.shellkit.regex import compile_posix
+
+    return compile_posix(src, extended=True, icase=icase, bytes_mode=False, budget=budget)

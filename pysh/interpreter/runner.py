@@ -9,7 +9,6 @@ A subshell is a copy of its parent's Interp, so it cannot change the parent.
 from __future__ import annotations
 
 import os
-import posixpath
 import random
 import time
 from collections.abc import Callable
@@ -48,10 +47,7 @@ from pysh.interpreter.syntax.errors import ArithError, ParseError
 from pysh.shellkit import (
     BrokenPipe,
     Budget,
-    BytesInput,
     CaptureOutput,
-    FileInput,
-    FileOutput,
     FileSystemError,
     InputStream,
     Interrupted,
@@ -65,7 +61,7 @@ from pysh.shellkit import (
     encode,
 )
 from pysh.shellkit.commands import CommandLoadError
-from pysh.shellkit.confine import COMMAND_DIRS, STREAM
+from pysh.shellkit.confine import COMMAND_DIRS
 
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
@@ -106,6 +102,7 @@ class Session:
         self.start_time = time.monotonic()
         self.random = random.Random()
         self.builtins: dict[str, Callable] = {}
+        self.shell_stdin = None  # the top-level shell's own stdin stream (set by its creator)
 
     def new_pid(self) -> int:
         pid = self.next_pid
@@ -557,7 +554,7 @@ class Interp(Expander):
         text = index.text
         if index.node is not None:
             try:
-                idx = self.arith.eval(index.node) if True else 0
+                idx = self.arith.eval(index.node)
             except ArithRuntimeError as e:
                 raise ExpansionError(str(e), status=1, action="line") from None
             self.arith.text = text
@@ -773,7 +770,7 @@ class Interp(Expander):
         if value is None and "nounset" in self.opts:
             from pysh.interpreter.errors import NounsetError
 
-            raise NounsetError(name if index is None else f"{name}[{index}]" if False else name)
+            raise NounsetError(name)
         return value
 
     def _arith_get(self, name: str, index: str | None) -> str | None:
@@ -973,8 +970,7 @@ class Interp(Expander):
         ps4 = self.get_scalar("PS4")
         if ps4 is None:
             return ""
-        first = ps4[:1]
-        return first * (self.subshell_level + 1 if False else 1) + ps4[1:] if ps4 else ""
+        return self.prompt_expand(ps4) if "\\" in ps4 else ps4
 
     async def xtrace(self, node, argv: list[str]) -> None:
         parts = []
@@ -1473,11 +1469,12 @@ class Interp(Expander):
 
     async def exec_background(self, node: A.Background) -> int:
         child = self.fork()
-        if not self.interactive:
-            # bash: a background job's stdin is /dev/null when job control is off
-            old = child.fds.get(0)
-            if old is not None and not isinstance(old, (BytesInput,)) and 0 in child.fds:
-                pass
+        stdin = child.fds.get(0)
+        if stdin is not None and stdin is self.session.shell_stdin:
+            # bash: with job control off, a background command does not read the shell's
+            # own stdin (the script, or the terminal): it gets /dev/null
+            stdin.close()
+            child.fds[0] = NullInput()
         pid = child.pid
         self.session.job_numbers += 1
         job = Job(pid, self.session.job_numbers, _command_text(node.command))
@@ -1486,22 +1483,31 @@ class Interp(Expander):
         tg = self.session.task_group
 
         async def runner():
-            with anyio.CancelScope() as scope:
-                job.cancel_scope = scope
-                try:
-                    job.status = await child._stage(node.command, False)
-                except (LimitExceeded, Interrupted):
-                    job.status = 1
-                except Exception as e:  # noqa: BLE001 - never a traceback from a job
-                    await child.diag(f"internal error ({type(e).__name__})")
-                    job.status = 1
-                finally:
-                    child.close_fds()
-            if scope.cancelled_caught:
-                job.status = 143
-            job.done = True
-            job.event.set()
+            finished = False
+            try:
+                with anyio.CancelScope() as scope:
+                    job.cancel_scope = scope
+                    try:
+                        job.status = await child._stage(node.command, False)
+                        finished = True
+                    except (LimitExceeded, Interrupted):
+                        job.status = 1
+                        finished = True
+                    except Exception as e:  # noqa: BLE001 - never a traceback from a job
+                        await child.diag(f"internal error ({type(e).__name__})")
+                        job.status = 1
+                        finished = True
+                    finally:
+                        child.close_fds()
+            finally:
+                # killed (kill %N), or cancelled because the run itself ended: SIGTERM's status
+                if not finished and job.status < 128:
+                    job.status = 143
+                job.done = True
+                job.event.set()
 
+        if self.interactive:
+            await self.err(f"[{job.number}] {pid}\n")
         if tg is None:
             await runner()
         else:
@@ -1745,10 +1751,12 @@ class Interp(Expander):
         return await self.with_redirs(node.redirs, self._cond_cmd, node)
 
     async def _cond_cmd(self, node: A.CondCmd) -> int:
-        from pysh.interpreter.conditional import eval_cond
+        from pysh.interpreter.conditional import InvalidRegex, eval_cond
 
         try:
             status = 0 if await eval_cond(self, node.expr) else 1
+        except InvalidRegex:
+            status = 2
         except ExpansionError:
             raise
         except ShellError as e:
@@ -1911,6 +1919,16 @@ class Interp(Expander):
         child.budget = shell.budget
         return await child.run_source(source, name="sh")
 
+    def kill(self, pid: int, sig: int) -> bool:
+        """Signal a virtual process (a job); False when there is no such process."""
+        job = self.session.jobs.get(pid)
+        if job is None:
+            return False
+        if sig != 0 and not job.done and job.cancel_scope is not None:
+            job.status = 128 + sig
+            job.cancel_scope.cancel()
+        return True
+
     def processes(self) -> list[ProcessInfo]:
         rows = [ProcessInfo(SHELL_PID, SHELL_PID - 1, self.argv0, "S",
                             time.time() - (time.monotonic() - self.session.start_time))]
@@ -2005,6 +2023,3 @@ _DISPATCH = {
     A.CondCmd: Interp.exec_cond_cmd,
     A.Coproc: Interp.exec_coproc,
 }
-
-# keep the unused imports meaningful for readers of this module's surface
-_ = (posixpath, FileInput, FileOutput, NullInput, STREAM)

@@ -21,6 +21,7 @@ def make_session(ex: ExecCommand) -> Session:
 
 def make_interp(session: Session, *, fds: dict, argv0: str = "pysh", args=(),
                 interactive: bool = False) -> Interp:
+    session.shell_stdin = fds.get(0)
     return Interp(session, fds=fds, argv0=argv0, args=list(args), interactive=interactive)
 
 

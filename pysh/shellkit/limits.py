@@ -88,11 +88,12 @@ class Budget:
     """Counters and the deadline of one run; shared by every command of the run."""
 
     __slots__ = ("limits", "deadline", "commands", "loop_iterations", "written", "_interrupted",
-                 "parent", "_scoped_seconds")
+                 "parent", "_scoped_seconds", "_run_seconds")
 
     def __init__(self, limits: Limits | None = None, timeout: float | None = None):
         self.limits = limits or Limits()
         t = self.limits.timeout if timeout is None else timeout
+        self._run_seconds = t  # what the deadline was set from, for the message
         self.deadline = time.monotonic() + t if t is not None else None
         self.commands = 0
         self.loop_iterations = 0
@@ -115,6 +116,7 @@ class Budget:
         child._interrupted = False
         child.parent = self
         child._scoped_seconds = seconds
+        child._run_seconds = seconds
         return child
 
     def _root(self) -> Budget:
@@ -145,7 +147,7 @@ class Budget:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
     def timeout_error(self) -> LimitExceeded:
-        t = self._scoped_seconds if self._scoped_seconds is not None else self.limits.timeout
+        t = self._scoped_seconds if self._scoped_seconds is not None else self._run_seconds
         return LimitExceeded("timeout", f"{t:g}s" if t is not None else "deadline",
                              STATUS_TIMEOUT, budget=self)
 
