@@ -1114,6 +1114,9 @@ class Interp(Expander):
             status = await self.exec_compound(fn.body)
         except ReturnFromFunction as r:
             status = r.status
+        except RecursionError:  # Python's stack ran out before max_call_depth did
+            raise LimitExceeded("call depth", f"{self.call_depth} nested calls are as deep as "
+                                "this interpreter's stack goes") from None
         finally:
             self.call_depth -= 1
             self.vars.frames.pop()
