@@ -121,6 +121,8 @@ select x in a b; do break; done < /dev/null; echo "select at EOF: $?"
 bash -c 'f() { echo "-c: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"; caller; }; f'
 """, files={"lib.sh": 'echo "lib: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"\n'
             'lf() { echo "lf: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"; caller 1; }\n'}),
+    case("redirect-errors", "cat < nofile; echo \"st=$?\"\necho x > nodir/f\nexec 4<missing; echo \"exec=$?\"\n"
+         "mkdir d; echo > d; x=./nope/y; echo > $x; echo > \"\"\n"),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
 ]
