@@ -1314,7 +1314,7 @@ class Interp(Expander):
                 for w_line, w_msg in reader.take_warnings():
                     await self.err(f"{self.argv0}: line {w_line}: warning: {w_msg}\n")
                 if "verbose" in self.opts:
-                    pass
+                    await self._echo_input(reader)
                 if "noexec" in self.opts:
                     continue
                 try:
@@ -1373,8 +1373,15 @@ class Interp(Expander):
                 await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
                                         if name is None else f"{name}: line {e.line}") + "\n")
                 return 2
+            if "verbose" in self.opts:
+                await self._echo_input(reader)
             status = await self.run_list(prog.body)
         return status
+
+    async def _echo_input(self, reader) -> None:
+        """set -v: the input lines a command was read from, as they are read."""
+        text = reader.last_text
+        await self.err(text if text.endswith("\n") else text + "\n")
 
     # -- pipelines -----------------------------------------------------------
     async def exec_pipeline(self, node: A.Pipeline) -> int:
