@@ -144,6 +144,12 @@ eval 'echo ev'; trap 'echo trapped' EXIT
 set +v
 echo quiet
 """),
+    case("xtrace-assignments", r"""set -x
+n=0; x=$((n+=1)); echo $n; y=$((n+=1)) true; echo $n
+a=1 b=$a; c="x y" d=; arr=(1 "a b"); arr[1]=z; arr+=(q)
+f() { echo "$X"; }; X="v w" f
+PS4='+${FUNCNAME[0]:-top}:$((1+1)) $(echo sub) '; f; a=2
+"""),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
 ]

@@ -528,6 +528,12 @@ def _new_lexer(text="", readline=None, *, line=1, extglob=False, name="pysh",
     return lx
 
 
+def parse_prompt_parts(text: str, *, name: str = "pysh") -> list:
+    """A prompt string's expansions ($x, ${...}, $(...), $((...)), `...`) as word parts,
+    parsed as bash parses an unquoted here-document body: quotes stay literal."""
+    return _new_lexer(text, None, name=name)._heredoc_parts(text, 1)
+
+
 class CommandReader:
     """Yield bash's complete commands one at a time, pulling lines lazily.
 
