@@ -1151,6 +1151,11 @@ class Interp(Expander):
         limit = self.budget.limits.max_call_depth
         if self.call_depth >= limit:
             raise LimitExceeded("call depth", f"{limit} nested calls")
+        # a function does not inherit the RETURN trap unless set -T (functrace) is on;
+        # one it sets itself runs when it returns, and stays set
+        hidden_return = None
+        if "RETURN" in self.traps and "functrace" not in self.opts:
+            hidden_return = self.traps.pop("RETURN")
         frame = Frame(fn.name, argv[1:], self.lineno)
         self.vars.frames.append(frame)
         self.call_stack.append((fn.name, self.func_files.get(fn.name, ""), self.lineno, True))
@@ -1171,6 +1176,8 @@ class Interp(Expander):
             self.lineno = saved_line
         if "RETURN" in self.traps and not self.in_trap:
             await self.run_trap("RETURN")
+        if hidden_return is not None and "RETURN" not in self.traps:
+            self.traps["RETURN"] = hidden_return
         return status
 
     async def exec_compound(self, node) -> int:

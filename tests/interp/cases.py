@@ -150,6 +150,10 @@ a=1 b=$a; c="x y" d=; arr=(1 "a b"); arr[1]=z; arr+=(q)
 f() { echo "$X"; }; X="v w" f
 PS4='+${FUNCNAME[0]:-top}:$((1+1)) $(echo sub) '; f; a=2
 """),
+    case("return-trap", r"""f() { trap 'echo "RET f $?"' RETURN; return 3; }; f; echo mid
+g() { :; }; g; echo "not inherited"; set -T; g; set +T
+echo 'return 4' > s.sh; . ./s.sh; echo "st=$?"; . /dev/null; . .; echo "dir=$?"
+"""),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
 ]
