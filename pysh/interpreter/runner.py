@@ -1053,8 +1053,11 @@ class Interp(Expander):
         if fn is None and builtin is None:
             return await self.run_external(argv, assigns, redirs, prepared)
         if name == "exec" and fn is None and (len(argv) == 1 or argv[1:] == ["--"]):
-            # `exec` with only redirections: they stay, in this shell's own fd table
-            await self._assign_each(assigns, prepared)
+            # `exec` with only redirections: they stay, in this shell's own fd table;
+            # its prefix assignments are expanded but last only for the exec itself
+            if assigns:
+                self._restore_temp(await self._temp_assigns(assigns, special=False,
+                                                            prepared=prepared))
             if redirs:
                 return 0 if await self.apply_redirs(redirs, permanent=True) is not None else 1
             return 0
