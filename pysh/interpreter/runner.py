@@ -506,6 +506,10 @@ class Interp(Expander):
 
     # The three call-stack arrays end with the script itself (main, its file, line 0) only
     # when the shell runs a script file; -c, stdin and the REPL have no such bottom entry.
+    def alias_table(self) -> dict[str, str] | None:
+        """The aliases the parser expands (shopt expand_aliases), or None."""
+        return self.aliases if "expand_aliases" in self.shopts and self.aliases else None
+
     def funcname_array(self) -> list[str]:
         """FUNCNAME: set only while a function runs (a sourced file shows as ``source``)."""
         stack = self.call_stack
@@ -1338,7 +1342,8 @@ class Interp(Expander):
         """Run a whole script in this shell, command by command (as bash does)."""
         from pysh.interpreter.syntax import CommandReader
 
-        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True)
+        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
+                               aliases=self.alias_table)
         try:
             return await self.run_reader(reader)
         finally:
@@ -1414,7 +1419,7 @@ class Interp(Expander):
         from pysh.interpreter.syntax import CommandReader
 
         reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
-                               line=self.lineno or 1)
+                               line=self.lineno or 1, aliases=self.alias_table)
         status = 0
         self.last_parse_failed = False
         while True:

@@ -157,6 +157,7 @@ echo 'return 4' > s.sh; . ./s.sh; echo "st=$?"; . /dev/null; . .; echo "dir=$?"
     case("exec-prefix-assignments", r"""x=1 exec; echo "[$x]"; y=2 exec 3>/dev/null; echo "[$y]"
 n=0; z=$((n+=1)) exec; echo "$n"; export e=1; e=2 exec; echo $e; echo hi >&3
 """),
+    case("aliases", open(pathlib.Path(__file__).with_name("aliases.sh")).read()),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
 ]
