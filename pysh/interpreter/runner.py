@@ -1290,6 +1290,8 @@ class Interp(Expander):
                     status = await self.run_list(prog.body)
                 except AbortLine as e:
                     status = self.status = e.status
+                    if e.discard and getattr(self, "invocation", "") == "c":
+                        break
         except ExitShell as e:
             status = e.status
         if top_level:
@@ -1579,7 +1581,7 @@ class Interp(Expander):
             if lc.levels > 1:
                 lc.levels -= 1
                 raise
-            return 0, lc.kind
+            return lc.status, lc.kind
 
     async def exec_while(self, node: A.While) -> int:
         return await self.with_redirs(node.redirs, self._while, node)

@@ -108,4 +108,14 @@ f -a -b val -c x y; f -ab2 z"""),
 declare -p n a m r x"""),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
+    # -- conformance fixes (beyond the spec suite's own cases) -------------------------------
+    case("break-args", r"""for i in a b; do echo $i; break 0; done; echo "st=$?"
+for i in a b; do for j in c d; do echo $i$j; continue -1; done; done; echo "st=$?"
+for i in a b; do echo $i; break -- 1; done
+f() { for i in a; do break 1 2; done; echo in-f; }
+f; echo discarded
+echo next
+break x; echo "outside=$?"
+return; echo "return=$?"
+"""),
 ]
