@@ -127,7 +127,7 @@ async def b_echo(interp, argv):
             break
     text = " ".join(args)
     if escapes:
-        text, stop = echo_unescape(text)
+        text, stop = echo_unescape(text, bare_octal=False)
         if stop:
             newline = False
     await interp.out(text + "\n" if newline else text)

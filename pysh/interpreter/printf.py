@@ -71,8 +71,11 @@ def ansi_c_unescape(s: str) -> str:
     return "".join(out)
 
 
-def echo_unescape(s: str) -> tuple[str, bool]:
-    """echo -e / printf %b escapes. Returns (text, stop) -- stop after ``\\c``."""
+def echo_unescape(s: str, bare_octal: bool = True) -> tuple[str, bool]:
+    """echo -e / printf %b escapes. Returns (text, stop) -- stop after ``\\c``.
+
+    ``bare_octal``: ``\\NNN`` without the leading 0 is octal too (printf %b), not
+    for echo -e."""
     out, i, n = [], 0, len(s)
     while i < n:
         c = s[i]
@@ -95,7 +98,7 @@ def echo_unescape(s: str) -> tuple[str, bool]:
                 j += 1
             out.append(_chr(int(s[i + 2:j] or "0", 8) & 0xFF))
             i = j
-        elif d in "1234567":
+        elif d in "1234567" and bare_octal:
             j = i + 1
             while j < n and j - (i + 1) < 3 and s[j] in "01234567":
                 j += 1

@@ -199,7 +199,7 @@ def decode_ansi_c(s: str) -> str:
                 i += 1
                 if ch == "\\" and i < n and s[i] == "\\":
                     i += 1
-                out.append(chr(ord(ch.upper()) ^ 0x40) if ch != "?" else "\x7f")
+                out.append(chr(ord(ch.upper()) & 0x1F) if ch != "?" else "\x7f")
             else:
                 out.append("\\c")
         else:
