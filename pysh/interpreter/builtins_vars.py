@@ -858,6 +858,23 @@ async def b_getopts(interp, argv):
         await interp.diag("getopts: usage: getopts optstring name [arg ...]")
         return 2
     optstring, name = argv[1], argv[2]
+    bad = []
+
+    def bind(value: str) -> None:
+        # bash binds the name last, after OPTIND and OPTARG (getopts_bind_variable)
+        if _valid(name):
+            interp.assign(name, value)
+        else:
+            bad.append(name)
+
+    status = await _getopts(interp, argv, optstring, bind)
+    if bad:
+        await interp.diag(f"getopts: `{name}': not a valid identifier")
+        return 1
+    return status
+
+
+async def _getopts(interp, argv, optstring, bind) -> int:
     args = argv[3:] if len(argv) > 3 else list(interp.positional_list())
     silent = optstring.startswith(":")
     if silent:
@@ -872,7 +889,8 @@ async def b_getopts(interp, argv):
     if optind < 1:
         optind = 1
     if optind > len(args):
-        interp.assign(name, "?")
+        optind = len(args) + 1  # sh_getopt: OPTIND past the end is the end
+        bind("?")
         interp.assign("OPTIND", str(optind))
         interp._getopts_ind = optind
         return 1
@@ -880,11 +898,11 @@ async def b_getopts(interp, argv):
     if pos == 0:
         if cur == "--":
             interp.assign("OPTIND", str(optind + 1))
-            interp.assign(name, "?")
+            bind("?")
             interp._getopts_ind = optind + 1
             return 1
         if not cur.startswith("-") or cur == "-":
-            interp.assign(name, "?")
+            bind("?")
             interp._getopts_ind = optind
             return 1
         pos = 1
@@ -898,7 +916,7 @@ async def b_getopts(interp, argv):
         else:
             await interp.err(f"{interp.argv0}: illegal option -- {c}\n")
             interp.vars.unset("OPTARG")
-        interp.assign(name, "?")
+        bind("?")
     elif idx + 1 < len(optstring) and optstring[idx + 1] == ":":
         if not at_end:
             interp.assign("OPTARG", cur[pos:])
@@ -908,20 +926,20 @@ async def b_getopts(interp, argv):
             optind += 1
         else:
             if silent:
-                interp.assign(name, ":")
+                bind(":")
                 interp.assign("OPTARG", c)
             else:
                 await interp.err(f"{interp.argv0}: option requires an argument -- {c}\n")
-                interp.assign(name, "?")
+                bind("?")
                 interp.vars.unset("OPTARG")
             optind += 1
             interp.assign("OPTIND", str(optind))
             interp._getopts_ind = optind
             interp._getopts_pos = 0
             return 0
-        interp.assign(name, c)
+        bind(c)
     else:
-        interp.assign(name, c)
+        bind(c)
         interp.vars.unset("OPTARG")
     if at_end:
         optind += 1
