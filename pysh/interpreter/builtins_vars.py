@@ -679,19 +679,40 @@ async def _read_record(stream: InputStream, delim: str, nchars, exact: bool, raw
             count += 1
         return bytes(out), False
     out = bytearray()
+    escapes = not raw and d != b"\\"
     while True:
         chunk = await stream.read_until(d)
         if not chunk:
-            return bytes(out), True
+            return _join_lines(out, escapes), True
         if chunk.endswith(d):
             body = chunk[: -len(d)]
-            if not raw and d == b"\n" and _odd_trailing_backslashes(body):
-                out += body[:-1]
+            if escapes and _odd_trailing_backslashes(body):
+                # an escaped delimiter does not end the record: a backslash-newline
+                # goes, any other stays escaped (the splitting unescapes it)
+                out += body[:-1] if d == b"\n" else chunk
                 continue
             out += body
-            return bytes(out), False
+            return _join_lines(out, escapes), False
         out += chunk
-        return bytes(out), True
+        return _join_lines(out, escapes), True
+
+
+def _join_lines(rec: bytearray, escapes: bool) -> bytes:
+    """Without -r, an unescaped backslash-newline is removed whatever the delimiter."""
+    if not escapes or b"\\\n" not in rec:
+        return bytes(rec)
+    out = bytearray()
+    i, n = 0, len(rec)
+    while i < n:
+        b = rec[i]
+        if b == 0x5C and i + 1 < n:
+            if rec[i + 1] != 0x0A:
+                out += rec[i:i + 2]
+            i += 2
+            continue
+        out.append(b)
+        i += 1
+    return bytes(out)
 
 
 def _odd_trailing_backslashes(b: bytes) -> bool:
@@ -839,6 +860,9 @@ async def b_mapfile(interp, argv):
             continue
         if trim and rec.endswith(d):
             rec = rec[: -len(d)]
+        nul = rec.find(b"\0")
+        if nul >= 0:  # a bash string ends at its first NUL (the -d '' delimiter too)
+            rec = rec[:nul]
         items.append(decode(rec))
         interp.budget.check()
     v = interp.vars.lookup(name)
