@@ -12,6 +12,7 @@ from pysh.interpreter.errors import AbortLine, ExitShell, LoopControl, ReturnFro
 from pysh.interpreter.printf import echo_unescape, printf
 from pysh.interpreter.state import Var
 from pysh.interpreter.syntax import ast as A
+from pysh.interpreter.syntax.lexer import canonical_bytes
 from pysh.shellkit import FileSystemError, decode
 from pysh.shellkit.confine import COMMAND_DIRS
 
@@ -153,6 +154,7 @@ async def b_printf(interp, argv):
     for e in errors:
         await interp.diag(f"printf: {e}")
     if var is not None:
+        text = canonical_bytes(text)
         if "[" in var and var.endswith("]"):
             base, _, sub = var[:-1].partition("[")
             interp.assign_key(base, sub, text)

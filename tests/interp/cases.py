@@ -118,4 +118,16 @@ echo next
 break x; echo "outside=$?"
 return; echo "return=$?"
 """),
+    case("echo-printf-bytes", r"""echo -e 'a\101|\0101|\1' | od -c
+printf '%b|' '\101' '\0101'; echo
+echo -n $'\c0\c-\c?' | od -An -tx1
+printf '%.1s|%3s|%-4s|%3c|%c|' μμ μ μ μ ''; echo
+printf '%x %x\n' "'μ" "'"$'\xce'
+printf -v x '\xce\xbc'; printf '%q %s\n' "$x" ${#x}; y=$'\xce\xbc\xce'; printf '%q\n' "$y"
+"""),
+    case("getopts-bind", r"""set -- -a -b x rest; getopts ab: o-; echo "$? $OPTIND"; getopts ab: o-; echo "$? $OPTIND $OPTARG"
+OPTIND=9; getopts ab: o; echo "$? $OPTIND $o"
+"""),
+    case("read-delims", "printf 'a\\\nb,c\\,d,e' | { read -d , x; echo \"[$x]\"; read -d , y; echo \"[$y]\"; }\n"
+                       "printf 'p\\0q\\0' | { mapfile -d '' m; echo \"${#m[@]} ${m[1]}|\"; }\n"),
 ]

@@ -204,9 +204,20 @@ def decode_ansi_c(s: str) -> str:
                 out.append("\\c")
         else:
             out.append("\\" + e)
-    r = "".join(out)
+    r = canonical_bytes("".join(out))
     nul = r.find("\0")
     return r if nul < 0 else r[:nul]
+
+
+def canonical_bytes(s: str) -> str:
+    """Escaped bytes that spell valid UTF-8 together (``$'\\xce\\xbc'``) are that
+    character: a string is its bytes, decoded with surrogateescape."""
+    if s.isascii():
+        return s
+    try:
+        return s.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    except UnicodeError:  # a lone surrogate code point from \\u: kept as it is
+        return s
 
 
 # ---------------------------------------------------------------------------
