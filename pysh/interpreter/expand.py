@@ -183,8 +183,29 @@ def brace_expand(parts: list, limit: int) -> list[list]:
             if len(items) * len(rest) > limit:
                 raise ExpansionError("brace expansion: limit exceeded "
                                      f"({limit} words)", status=126, limit=True)
-            return [prefix + [A.Lit(x)] + r for x in items for r in rest]
+            return [prefix + _range_item(x, r) for x in items for r in rest]
     return [parts]
+
+
+def _range_item(x: str, rest: list) -> list:
+    """One item of a range and what follows it. bash expands braces on the source text
+    and scans the result again, so a backslash or a backquote a character range
+    produces (``{Z..a}``) is syntax: it escapes the next character, or opens a
+    command substitution."""
+    if x == "\\":
+        if rest and type(rest[0]) is A.Lit and rest[0].text:
+            return [A.Esc(rest[0].text[0]), A.Lit(rest[0].text[1:])] + rest[1:]
+        return [A.SQ("")] + rest  # a quoted nothing: still a word
+    if x == "`":
+        tail = []
+        for p in rest:
+            if type(p) is not A.Lit:
+                break
+            tail.append(p.text)
+        tail = "".join(tail)
+        if tail and "`" not in tail:
+            raise ExpansionError(f'bad substitution: no closing "`" in `{tail}', action="line")
+    return [A.Lit(x)] + rest
 
 
 def _brace_range(p: A.BraceRange, limit: int) -> list[str] | None:
