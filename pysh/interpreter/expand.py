@@ -158,8 +158,10 @@ def _segs_to_fields(segs: list, ifs: str | None, split: bool) -> list[Field]:
 
 
 def _escape_backslashes(text: str) -> str:
-    # Backslashes that come from an expansion are literal in the pattern.
-    return text.replace("\\", "\\\\") if "\\" in text else text
+    # bash 5.2: a backslash an unquoted expansion yields quotes the next character
+    # when the field is matched as a pattern (the field itself keeps it if nothing
+    # matches), just as one typed in the word does.
+    return text
 
 
 def brace_expand(parts: list, limit: int) -> list[list]:

@@ -835,7 +835,8 @@ class Interp(Expander):
         return self.session.root.fs.at(self.cwd)
 
     def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool) -> list[str]:
-        return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar)
+        return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar,
+                            skipdots="globskipdots" in self.shopts)
 
     def shell_for_command(self, fds: dict | None = None, env: dict | None = None) -> Shell:
         return self.session.root.child(fds=fds if fds is not None else self.fds,

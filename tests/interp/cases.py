@@ -130,4 +130,8 @@ OPTIND=9; getopts ab: o; echo "$? $OPTIND $o"
 """),
     case("read-delims", "printf 'a\\\nb,c\\,d,e' | { read -d , x; echo \"[$x]\"; read -d , y; echo \"[$y]\"; }\n"
                        "printf 'p\\0q\\0' | { mapfile -d '' m; echo \"${#m[@]} ${m[1]}|\"; }\n"),
+    case("glob-backslash-skipdots", r"""for v in 'a\*' '\a*' 'a\\b*' '*\\*' 'x\y*' '[a]\b' '*\'; do echo "$v =>" $v; done
+echo -{Z..a}
+shopt -u globskipdots; echo .* d/.* .?
+""", files={"a\\b": "", "a*b": "", "ab": "", "x\\y": "", "d/f": ""}),
 ]
