@@ -654,11 +654,13 @@ class Expander:
         def render(matched: str) -> str:
             return "".join(matched if is_amp else t for t, is_amp in rep)
 
+        # bash tries only matches of the length the pattern seems to have
+        fixed = pat.match_length(pattern) if pattern else -1
         if op == "/#":
-            m = pat.find_match(s, pattern, 0, "#")
+            m = pat.find_match(s, pattern, 0, "#", fixed=fixed)
             return s if m is None else render(s[m[0]:m[1]]) + s[m[1]:]
         if op == "/%":
-            m = pat.find_match(s, pattern, 0, "%")
+            m = pat.find_match(s, pattern, 0, "%", fixed=fixed)
             return s if m is None else s[:m[0]] + render(s[m[0]:m[1]])
         if pattern == "":
             return s
@@ -666,7 +668,7 @@ class Expander:
         i = 0
         n = len(s)
         while i <= n:
-            m = pat.find_match(s, pattern, i)
+            m = pat.find_match(s, pattern, i, fixed=fixed)
             if m is None:
                 break
             a, b = m

@@ -134,4 +134,7 @@ OPTIND=9; getopts ab: o; echo "$? $OPTIND $o"
 echo -{Z..a}
 shopt -u globskipdots; echo .* d/.* .?
 """, files={"a\\b": "", "a*b": "", "ab": "", "x\\y": "", "d/f": ""}),
+    case("patsub-match-length", r"""s='a]b'; for pat in '[^]]' '[^]x]' '[^x]]' '[]]' '[]x]' '[!]a]' '*[^]]' '[^]]*' '?[^]]' '[^]]?' 'b' '?' '[[:alpha:]]' '[[:alpha:]]]' '[a' 'a]' '\]'; do echo "$pat: //=${s//$pat/z} /=${s/$pat/z} /#=${s/#$pat/z} /%=${s/%$pat/z}"; done
+x=/a/b; echo "${x////_}" "${x///_}" "${x//#/_}" "${x/#//_}"
+"""),
 ]

@@ -1508,7 +1508,9 @@ class Lexer:
             else:
                 node.op = "/"
                 i += 1
-            node.arg, i = self._operand(i, in_dq, value=False, stop_slash=True)
+            # bash: a pattern of ${x//...} that starts with '/' keeps it (${x////c})
+            node.arg, i = self._operand(i, in_dq, value=False, stop_slash=True,
+                                        lead_slash=node.op == "//")
             if self.text[i] == "/":
                 node.arg2, i = self._operand(i + 1, in_dq, value=False, repl=True)
             return node, i + 1
@@ -1639,7 +1641,7 @@ class Lexer:
         parts = merge_lits(parts)
         return self._make_arith(parts, self.text[start:i]), i
 
-    def _operand(self, i, in_dq, *, value, stop_slash=False, repl=False):
+    def _operand(self, i, in_dq, *, value, stop_slash=False, repl=False, lead_slash=False):
         """Operand word of ${x op word}; returns (Word, index of the closing char)."""
         start = i
         parts: list = []
@@ -1665,7 +1667,7 @@ class Lexer:
                 parts.append(A.Lit("{"))
                 i += 1
                 continue
-            if c == "/" and stop_slash and depth == 0:
+            if c == "/" and stop_slash and depth == 0 and not (lead_slash and i == start):
                 break
             if c == "'":
                 j = text.find("'", i + 1)
