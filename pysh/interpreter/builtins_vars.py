@@ -7,7 +7,7 @@ from __future__ import annotations
 import anyio
 
 from pysh.interpreter.builtins_core import builtin, format_function
-from pysh.interpreter.errors import ShellError
+from pysh.interpreter.errors import ReadonlyError, ShellError
 from pysh.interpreter.state import (
     ARRAY,
     ASSOC,
@@ -286,7 +286,7 @@ def _get_or_create(interp, name: str, local: bool, set_bits: int) -> Var:
         if v is None:
             outer = interp.vars.lookup(name)
             if outer is not None and outer.attrs & READONLY:
-                raise ShellError(f"{name}: readonly variable")
+                raise ReadonlyError(name)
             # a new local starts unset, and inherits nothing (bash's default)
             v = Var(None, 0)
             frame.locals[name] = v
@@ -319,7 +319,7 @@ async def _declare_assign(interp, a, prepared, set_bits, clear_bits, local) -> N
     name = a.name
     var = _get_or_create(interp, name, local, set_bits)
     if var.attrs & READONLY:
-        raise ShellError(f"{name}: readonly variable")
+        raise ReadonlyError(name)
     _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
     await interp.apply_assign(a, prepared, local=local)
     if set_bits & READONLY:

@@ -12,6 +12,13 @@ class ShellError(Exception):
         self.status = status
 
 
+class ReadonlyError(ShellError):
+    """An assignment to a readonly variable."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name}: readonly variable")
+
+
 class ExpansionError(ShellError):
     """A failed expansion, and what bash does about it in a non-interactive shell:
 

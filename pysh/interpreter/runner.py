@@ -23,6 +23,7 @@ from pysh.interpreter.errors import (
     ExitShell,
     ExpansionError,
     LoopControl,
+    ReadonlyError,
     ReturnFromFunction,
     ShellError,
 )
@@ -179,7 +180,7 @@ class Interp(Expander):
         defaults = {
             "IFS": " \t\n", "PS1": "\\u@\\h:\\w\\$ ", "PS2": "> ", "PS4": "+ ", "OPTIND": "1",
             "BASH": "/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
-            "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "SHELLOPTS": "", "PPID": str(SHELL_PID - 1),
+            "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "PPID": str(SHELL_PID - 1),
             "UID": "1000", "EUID": "1000", "HISTFILESIZE": "500", "HISTSIZE": "500",
             "OPTERR": "1",
         }
@@ -188,6 +189,7 @@ class Interp(Expander):
                 g[k] = Var(v)
         for k in ("UID", "EUID", "PPID"):
             g[k].attrs |= READONLY | INTEGER
+        self.sync_option_vars()
         g["BASH_VERSINFO"] = Var(dict(enumerate(BASH_VERSINFO)), READONLY)
         shlvl = env.get("SHLVL", "0")
         g["SHLVL"] = Var(str(int(shlvl) + 1 if shlvl.isdigit() else 1), EXPORT)
@@ -602,7 +604,7 @@ class Interp(Expander):
     # -- assignment -------------------------------------------------------------
     def _check_writable(self, name: str, v: Var | None) -> None:
         if v is not None and v.attrs & READONLY:
-            raise ShellError(f"{name}: readonly variable")
+            raise ReadonlyError(name)
 
     def _coerce(self, v: Var | None, value: str, name: str, append_to: str | None = None) -> str:
         if v is not None and v.attrs & (INTEGER | LOWER | UPPER):
@@ -907,7 +909,12 @@ class Interp(Expander):
     async def _assignments_only(self, node: A.Simple) -> int:
         self.last_arg = ""
         for a in node.assigns:
-            await self.do_assign(a)
+            try:
+                await self.do_assign(a)
+            except ReadonlyError as e:
+                # bash gives up the rest of the line (a subshell exits)
+                await self.diag(e.message)
+                raise AbortLine(1) from None
         if "xtrace" in self.opts and node.assigns:
             parts = [await self.assign_word_text(a) for a in node.assigns]
             await self.err(self.ps4() + " ".join(parts) + "\n")
@@ -1029,6 +1036,20 @@ class Interp(Expander):
         except Exception as e:  # noqa: BLE001 - a bug in a builtin must not become a traceback
             await self.diag(f"{argv[0]}: internal error ({type(e).__name__})")
             return 1
+        finally:
+            if argv[0] in ("set", "shopt"):
+                self.sync_option_vars()
+
+    def sync_option_vars(self) -> None:
+        """SHELLOPTS and BASHOPTS: readonly, and always the options in force."""
+        g = self.vars.globals
+        for name in _OPTION_LISTS:
+            v = g.get(name)
+            if v is None:
+                g[name] = Var(self.dynamic_var(name), READONLY)
+            elif not isinstance(v.value, dict):
+                v.value = self.dynamic_var(name)
+                v.attrs |= READONLY
 
     async def _flush_fds(self) -> None:
         for s in self.fds.values():
@@ -1061,8 +1082,9 @@ class Interp(Expander):
         for a, value in values:
             old = self.vars.lookup(a.name)
             if old is not None and old.attrs & READONLY:
-                self.vars.frames.pop()
-                raise ShellError(f"{a.name}: readonly variable")
+                # bash says so, and runs the command without that binding
+                await self.diag(f"{a.name}: readonly variable")
+                continue
             if value is None:
                 await self.do_assign(a, local=True)
                 continue
@@ -1267,6 +1289,7 @@ class Interp(Expander):
         if error_prefix is None:
             error_prefix = lambda line: f"{self.argv0}: line {line}"  # noqa: E731
         status = 0
+        self.sync_option_vars()  # the options the shell was started with
         try:
             while True:
                 try:
@@ -1977,6 +2000,7 @@ class BadSubscript(Exception):
 
 _DYNAMIC = {"RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
             "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS"}
+_OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
 _SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}

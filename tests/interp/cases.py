@@ -137,4 +137,25 @@ shopt -u globskipdots; echo .* d/.* .?
     case("patsub-match-length", r"""s='a]b'; for pat in '[^]]' '[^]x]' '[^x]]' '[]]' '[]x]' '[!]a]' '*[^]]' '[^]]*' '?[^]]' '[^]]?' 'b' '?' '[[:alpha:]]' '[[:alpha:]]]' '[a' 'a]' '\]'; do echo "$pat: //=${s//$pat/z} /=${s/$pat/z} /#=${s/#$pat/z} /%=${s/%$pat/z}"; done
 x=/a/b; echo "${x////_}" "${x///_}" "${x//#/_}" "${x/#//_}"
 """),
+    case("shellopts-live", r"""echo "$SHELLOPTS"; set -eu; echo "$SHELLOPTS"; set +eu -o pipefail; echo $SHELLOPTS
+(set -x; echo ${#SHELLOPTS}) 2>/dev/null; shopt -s nullglob; [[ $BASHOPTS == *nullglob* ]] && echo nullglob
+SHELLOPTS=x; echo "$?"; declare -p SHELLOPTS
+"""),
+    case("arith-cr", "x=$'4\\r'; echo $((x + 1)); echo next\necho $((1 +\r2))\necho $(( 2 ))\n"),
+    case("readonly-assign", r"""readonly r=1
+f() { r=2; echo in-f; }
+f; echo after
+echo next
+for i in 1 2; do r=3; echo loop; done
+(r=4; echo sub); echo st=$?
+x=$(r=5; echo cs); echo "x=$x"
+r=6 true && echo yes
+true | r=7; echo "ps=${PIPESTATUS[*]}"
+r=3 :; echo "st=$?"
+r=3 eval "echo in"; echo "st=$?"
+f() { echo f; }; r=4 f; echo "st=$?"
+r=5 cat /dev/null; echo "st=$?"
+r=5 nosuch; echo "st=$?"
+x=1 r=2 y=3; echo "x=$x y=$y"
+"""),
 ]
