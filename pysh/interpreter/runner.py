@@ -1368,7 +1368,14 @@ class Interp(Expander):
                 await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
                                         if name is None else f"{name}: line {e.line}") + "\n")
                 return 2
-            status = await self.run_list(prog.body)
+            try:
+                status = await self.run_list(prog.body)
+            except AbortLine as e:
+                # the line abandoned is the string's own (bash's parse_and_execute), unless
+                # it is a DISCARD that goes to the top (break 1 2)
+                if e.discard:
+                    raise
+                status = self.status = e.status
         return status
 
     # -- pipelines -----------------------------------------------------------

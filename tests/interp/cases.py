@@ -158,4 +158,12 @@ r=5 cat /dev/null; echo "st=$?"
 r=5 nosuch; echo "st=$?"
 x=1 r=2 y=3; echo "x=$x y=$y"
 """),
+    case("eval-abort-line", r"""eval 'echo $((1/0)); echo in'; echo "after $?"
+readonly r=1
+eval "r=2; echo in2"; echo "after2 $?"
+eval $'echo $((1/0)); echo in\necho in3'; echo "after3 $?"
+f() { local x=local; readonly x; eval 'x=bar'; echo "status=$?"; }; f
+eval 'for i in a; do break 1 2; done; echo in4'; echo "not reached"
+echo next
+"""),
 ]
