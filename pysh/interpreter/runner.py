@@ -912,8 +912,11 @@ class Interp(Expander):
             try:
                 await self.do_assign(a)
             except ReadonlyError as e:
-                # bash gives up the rest of the line (a subshell exits)
+                # bash gives up the rest of the line (a subshell exits); with errexit,
+                # suppressed or not, it exits
                 await self.diag(e.message)
+                if "errexit" in self.opts and not self.interactive:
+                    raise ExitShell(1) from None
                 raise AbortLine(1) from None
         if "xtrace" in self.opts and node.assigns:
             parts = [await self.assign_word_text(a) for a in node.assigns]
@@ -1082,8 +1085,12 @@ class Interp(Expander):
         for a, value in values:
             old = self.vars.lookup(a.name)
             if old is not None and old.attrs & READONLY:
-                # bash says so, and runs the command without that binding
+                # bash says so, and runs the command without that binding (with
+                # errexit, suppressed or not, it exits)
                 await self.diag(f"{a.name}: readonly variable")
+                if "errexit" in self.opts and not self.interactive:
+                    self.vars.frames.pop()
+                    raise ExitShell(1)
                 continue
             if value is None:
                 await self.do_assign(a, local=True)

@@ -166,4 +166,13 @@ f() { local x=local; readonly x; eval 'x=bar'; echo "status=$?"; }; f
 eval 'for i in a; do break 1 2; done; echo in4'; echo "not reached"
 echo next
 """),
+    case("readonly-errexit", r"""set -e
+readonly r=1
+(r=2) || echo caught
+echo next
+x=$(r=3) || echo c2
+echo n2
+r=4 true || echo c3; echo n3
+if r=5; then echo then; fi
+"""),
 ]
