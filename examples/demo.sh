@@ -31,6 +31,18 @@ awk '{ s += $2 } END { print "total", s }' /tmp/scores
 grep -n 'a 3' /tmp/scores
 sed -n '2,3p' /tmp/scores | cut -d' ' -f1
 
+echo "== ports: jq, rg, sqlite3, git (in-process, confined like everything else)"
+echo '{"tools":[{"name":"jq","stars":5},{"name":"rg","stars":4}]}' > /tmp/tools.json
+jq -r '.tools[] | "\(.name): \(.stars)"' /tmp/tools.json
+rg -n squared notes | sort
+sqlite3 /tmp/t.db "create table t(x); insert into t values (1),(2),(3); select sum(x) from t;"
+git init -q repo && cd repo
+git config user.name demo && git config user.email demo@example.com
+echo hello > README && git add README && git commit -qm "first commit"
+echo world >> README && git diff --stat
+git log --format='%an: %s'
+cd ..
+
 echo "== the host stays out of reach"
 cat /etc/passwd || echo "(status $?: /etc/passwd does not exist in the sandbox)"
 ln -s /etc escape

@@ -282,6 +282,7 @@ def _run_batch(o: Options, ex) -> int:
                 it.invocation = "c"
                 return await _run_text(it, o.command, lambda n: f"{argv0}: -c: line {n}")
             if source is not None:
+                it.script_path = o.file
                 return await _run_text(it, source, lambda n: f"{argv0}: line {n}")
             it.invocation = "stdin"
             reader = CommandReader(lambda: stdin.readline_blocking().decode("utf-8", "surrogateescape"),

@@ -14,6 +14,7 @@ import stat as _stat
 import time
 from collections.abc import Mapping
 
+from pysh.shellkit import FileSystemError
 from pysh.shellkit.options import OptionError, parse_options
 from pysh.shellkit.text import decode, encode
 
@@ -465,7 +466,6 @@ class SynthEntry:
 
 
 def _remap(err, canon: str, shown: str):
-    from pysh.shellkit import FileSystemError
 
     v = err.vpath or ""
     if canon and (v == canon or v.startswith(canon.rstrip("/") + "/")):
@@ -585,7 +585,6 @@ def _reorder(wd, order) -> None:
 
 def _walk_synthetic(shell, top: str, follow: bool, depth: int):
     """The same walk over synthetic directories (``/``, ``/dev``, ``/usr``), into mounts."""
-    from pysh.shellkit import FileSystemError
 
     fs = shell.fs
     try:
@@ -750,6 +749,34 @@ def lstat(fs, path: str):
 
 def stat(fs, path: str):
     return complete_stat(fs.stat(path))
+
+
+async def copy_target(shell, prog: str, operands: list[str], target_dir: str | None,
+                      no_target: bool) -> tuple[list[str], str, bool] | None:
+    """cp/mv's operands as (sources, destination, into-a-directory), GNU's checks and wording;
+    None after reporting a bad target."""
+    if target_dir is not None:
+        try:
+            if not _stat.S_ISDIR(stat(shell.fs, target_dir).st_mode):
+                await shell.error(prog, f"target directory {q(target_dir)}: Not a directory")
+                return None
+        except FileSystemError as e:
+            await shell.error(prog, f"target directory {q(target_dir)}: {strerror(e)}")
+            return None
+        return operands, target_dir, True
+    sources, dest = operands[:-1], operands[-1]
+    into = False
+    if not no_target:
+        try:
+            into = _stat.S_ISDIR(stat(shell.fs, dest).st_mode)
+        except FileSystemError as e:
+            if len(sources) > 1:
+                await shell.error(prog, f"target {q(dest)}: {strerror(e)}")
+                return None
+        if len(sources) > 1 and not into:
+            await shell.error(prog, f"target {q(dest)}: Not a directory")
+            return None
+    return sources, dest, into
 
 
 async def ask(shell, prompt: str) -> bool:

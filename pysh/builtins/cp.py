@@ -15,6 +15,7 @@ from pysh.builtins._fileutil import (
     Output,
     Usage,
     ask,
+    copy_target,
     help_or_version,
     join,
     lstat,
@@ -194,29 +195,10 @@ async def main(shell, argv: list[str]) -> int:
     if cp.deref is None:
         cp.deref = "P" if cp.recursive else "L"
     fs = shell.fs
-    if target_dir is not None:
-        sources, dest = operands, target_dir
-        try:
-            if not _stat.S_ISDIR(stat(fs, dest).st_mode):
-                await shell.error(PROG, f"target directory {q(dest)}: Not a directory")
-                return 1
-        except FileSystemError as e:
-            await shell.error(PROG, f"target directory {q(dest)}: {strerror(e)}")
-            return 1
-        into = True
-    else:
-        sources, dest = operands[:-1], operands[-1]
-        into = False
-        if not no_target:
-            try:
-                into = _stat.S_ISDIR(stat(fs, dest).st_mode)
-            except FileSystemError as e:
-                if len(sources) > 1:
-                    await shell.error(PROG, f"target {q(dest)}: {strerror(e)}")
-                    return 1
-            if len(sources) > 1 and not into:
-                await shell.error(PROG, f"target {q(dest)}: Not a directory")
-                return 1
+    target = await copy_target(shell, PROG, operands, target_dir, no_target)
+    if target is None:
+        return 1
+    sources, dest, into = target
     if cp.parents and not into:
         await shell.error(PROG, "with --parents, the destination must be a directory")
         await shell.stderr.write(f"Try '{PROG} --help' for more information.\n".encode())

@@ -13,12 +13,12 @@ from pysh.builtins._fileutil import (
     Output,
     Usage,
     ask,
+    copy_target,
     help_or_version,
     join,
     lstat,
     parse,
     q,
-    stat,
     strerror,
     usage_error,
 )
@@ -99,29 +99,10 @@ async def main(shell, argv: list[str]) -> int:
         await shell.error(PROG, msg)
         status = 1
 
-    if target_dir is not None:
-        sources, dest = operands, target_dir
-        try:
-            if not _stat.S_ISDIR(stat(fs, dest).st_mode):
-                await shell.error(PROG, f"target directory {q(dest)}: Not a directory")
-                return 1
-        except FileSystemError as e:
-            await shell.error(PROG, f"target directory {q(dest)}: {strerror(e)}")
-            return 1
-        into = True
-    else:
-        sources, dest = operands[:-1], operands[-1]
-        into = False
-        if not no_target:
-            try:
-                into = _stat.S_ISDIR(stat(fs, dest).st_mode)
-            except FileSystemError as e:
-                if len(sources) > 1:
-                    await shell.error(PROG, f"target {q(dest)}: {strerror(e)}")
-                    return 1
-            if len(sources) > 1 and not into:
-                await shell.error(PROG, f"target {q(dest)}: Not a directory")
-                return 1
+    target = await copy_target(shell, PROG, operands, target_dir, no_target)
+    if target is None:
+        return 1
+    sources, dest, into = target
     for src in sources:
         shell.budget.check()
         if strip:

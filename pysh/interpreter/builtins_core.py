@@ -438,6 +438,7 @@ async def b_source(interp, argv):
     interp.source_depth += 1
     interp.call_depth += 1
     saved_line = interp.lineno
+    interp.call_stack.append(("source", path, interp.lineno, False))
     try:
         interp.lineno = 0
         status = await interp.eval_string(decode(data), name=path)
@@ -447,6 +448,7 @@ async def b_source(interp, argv):
     finally:
         interp.source_depth -= 1
         interp.call_depth -= 1
+        interp.call_stack.pop()
         interp.lineno = saved_line
         if saved_args is not None:
             interp.set_positional(saved_args)
@@ -731,18 +733,22 @@ async def b_umask(interp, argv):
 
 @builtin("caller")
 async def b_caller(interp, argv):
-    frames = interp.vars.frames
-    if not frames:
+    """caller [N]: "LINE SUBROUTINE FILE" of the Nth call up; without N, "LINE FILE"."""
+    lines = interp.bash_lineno_array()
+    if not lines:
         return 1
-    n = int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else 0
-    if n >= len(frames):
-        return 1
-    fr = frames[-1 - n]
-    caller_name = frames[-2 - n].name if len(frames) > n + 1 else "main"
+    names = interp.funcname_array()
+    files = interp.bash_source_array()
     if len(argv) > 1:
-        await interp.out(f"{fr.line} {caller_name} {interp.argv0}\n")
-    else:
-        await interp.out(f"{fr.line} {interp.argv0}\n")
+        if not argv[1].isdigit():
+            await interp.diag(f"caller: {argv[1]}: invalid number")
+            return 2
+        n = int(argv[1])
+        if n + 1 >= len(lines) or n + 1 >= len(files):
+            return 1
+        await interp.out(f"{lines[n]} {names[n + 1] if n + 1 < len(names) else 'main'} {files[n + 1]}\n")
+        return 0
+    await interp.out(f"{lines[0]} {files[1] if len(files) > 1 else 'NULL'}\n")
     return 0
 
 

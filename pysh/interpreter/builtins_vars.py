@@ -454,45 +454,46 @@ async def b_set(interp, argv):
         if a == "+":  # a lone + is an ignored flag
             i += 1
             continue
-        if a in ("-o", "+o"):
-            on = a == "-o"
-            if i + 1 >= len(args) or args[i + 1].startswith(("-", "+")):
-                for name in sorted(SET_OPTIONS):
-                    if on:
-                        await interp.out(_option_line(name, name in interp.opts) + "\n")
-                    else:
-                        await interp.out(f"set {'-' if name in interp.opts else '+'}o {name}\n")
-                i += 1
-                continue
-            name = args[i + 1]
-            if name not in SET_OPTIONS:
-                await interp.diag(f"set: {name}: invalid option name")
-                return 2
-            if on:
-                interp.opts.add(name)
-                if name in ("vi", "emacs"):  # the two editing modes exclude each other
-                    interp.opts.discard("emacs" if name == "vi" else "vi")
-            else:
-                interp.opts.discard(name)
-            i += 2
-            continue
         if a[0] in "-+" and len(a) > 1:
+            # a cluster; each o in it takes the next word as an option name (set -euo pipefail)
             on = a[0] == "-"
+            i += 1
             for c in a[1:]:
-                long = SHORT_TO_LONG.get(c)
-                if long is None:
-                    await interp.diag(f"set: {a[0]}{c}: invalid option")
-                    await interp.err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
-                    return 2
+                if c == "o":
+                    if i >= len(args) or args[i].startswith(("-", "+")):
+                        await _list_set_options(interp, on)
+                        continue
+                    name = args[i]
+                    i += 1
+                    if name not in SET_OPTIONS:
+                        await interp.diag(f"set: {name}: invalid option name")
+                        return 2
+                    long = name
+                else:
+                    long = SHORT_TO_LONG.get(c)
+                    if long is None:
+                        await interp.diag(f"set: {a[0]}{c}: invalid option")
+                        await interp.err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
+                        return 2
                 if on:
                     interp.opts.add(long)
+                    if long in ("vi", "emacs"):  # the two editing modes exclude each other
+                        interp.opts.discard("emacs" if long == "vi" else "vi")
                 else:
                     interp.opts.discard(long)
-            i += 1
             continue
         interp.set_positional(args[i:])
         return 0
     return 0
+
+
+async def _list_set_options(interp, on: bool) -> None:
+    """set -o (a table) and set +o (commands that restore the options)."""
+    for name in sorted(SET_OPTIONS):
+        if on:
+            await interp.out(_option_line(name, name in interp.opts) + "\n")
+        else:
+            await interp.out(f"set {'-' if name in interp.opts else '+'}o {name}\n")
 
 
 @builtin("shopt")

@@ -476,7 +476,9 @@ class Expander:
 
         if op is None:
             if not multi and value is None and "nounset" in self.opts and name not in ("@", "*"):
-                raise NounsetError(self._param_display(name, index))
+                # bash names an unbraced positional parameter with its $ ($1), nothing else
+                shown = "$" + name if not p.braced and name.isdigit() else self._param_display(name, index)
+                raise NounsetError(shown)
             if multi:
                 return self._multi(values, quoted, star, assign)
             return [(value or "", QUOTED if quoted else EXP)]

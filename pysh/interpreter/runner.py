@@ -159,6 +159,11 @@ class Interp(Expander):
         self.cmdsub_status: int | None = None
         self.call_depth = 0
         self.source_depth = 0
+        # functions and sourced files being run, outermost first: (name, file, call line,
+        # is a function); FUNCNAME, BASH_SOURCE, BASH_LINENO and caller read it
+        self.call_stack: list[tuple[str, str, int, bool]] = []
+        self.func_files: dict[str, str] = {}  # function name -> the file that defined it
+        self.script_path: str | None = None  # the script file this shell runs, if any
         self.in_trap = False
         self.loop_depth = 0
         self.umask = session.root.umask
@@ -228,6 +233,8 @@ class Interp(Expander):
         new.env_cache = None
         new.hashed = dict(self.hashed)
         new.procsub_fds = []
+        new.call_stack = list(self.call_stack)
+        new.func_files = dict(self.func_files)
         # bash: break/continue do nothing across a subshell boundary
         new.loop_depth = 0
         return new
@@ -480,13 +487,11 @@ class Interp(Expander):
             f = self.funcname_array()
             return dict(enumerate(f)) if f else None
         if name == "BASH_SOURCE":
-            f = self.funcname_array()
-            return {i: "" for i in range(len(f))} if f else None
+            files = self.bash_source_array()
+            return dict(enumerate(files)) if files else None
         if name == "BASH_LINENO":
-            frames = [f for f in self.vars.frames if not f.temp]
-            if not frames:
-                return None
-            return {i: str(fr.line) for i, fr in enumerate(reversed(frames))} | {len(frames): "0"}
+            lines = self.bash_lineno_array()
+            return dict(enumerate(lines)) if lines else None
         if name == "GROUPS":
             return {0: "1000"}
         if name == "BASH_ARGV":
@@ -495,12 +500,30 @@ class Interp(Expander):
             return {0: str(len(self.positional_list()))}
         return None
 
+    # The three call-stack arrays end with the script itself (main, its file, line 0) only
+    # when the shell runs a script file; -c, stdin and the REPL have no such bottom entry.
     def funcname_array(self) -> list[str]:
-        frames = self.vars.frames
-        names = [f.name for f in reversed(frames) if f.name]
-        if names:
-            names.append("main")
-        return names
+        """FUNCNAME: set only while a function runs (a sourced file shows as ``source``)."""
+        stack = self.call_stack
+        if not any(e[3] for e in stack):
+            return []
+        return [e[0] for e in reversed(stack)] + (["main"] if self.script_path is not None else [])
+
+    def bash_source_array(self) -> list[str]:
+        files = [e[1] for e in reversed(self.call_stack)]
+        return files + [self.script_path] if self.script_path is not None else files
+
+    def bash_lineno_array(self) -> list[str]:
+        lines = [str(e[2]) for e in reversed(self.call_stack)]
+        return lines + ["0"] if self.script_path is not None else lines
+
+    def current_source_file(self) -> str:
+        """The file now running, as bash names it for a function defined here."""
+        if self.call_stack:
+            return self.call_stack[-1][1]
+        if self.script_path is not None:
+            return self.script_path
+        return "environment" if getattr(self, "invocation", "") == "c" else "main"
 
     def dash_flags(self) -> str:
         """``$-``: the set flags in bash's own order, then i, and c (-c) or s (stdin)."""
@@ -1114,15 +1137,20 @@ class Interp(Expander):
             raise LimitExceeded("call depth", f"{limit} nested calls")
         frame = Frame(fn.name, argv[1:], self.lineno)
         self.vars.frames.append(frame)
+        self.call_stack.append((fn.name, self.func_files.get(fn.name, ""), self.lineno, True))
         self.call_depth += 1
         saved_line = self.lineno
         try:
             status = await self.exec_compound(fn.body)
         except ReturnFromFunction as r:
             status = r.status
+        except RecursionError:  # Python's stack ran out before max_call_depth did
+            raise LimitExceeded("call depth", f"{self.call_depth} nested calls are as deep as "
+                                "this interpreter's stack goes") from None
         finally:
             self.call_depth -= 1
             self.vars.frames.pop()
+            self.call_stack.pop()
             self.vars.env_version += 1  # exported locals go out of scope
             self.lineno = saved_line
         if "RETURN" in self.traps and not self.in_trap:
@@ -1267,6 +1295,7 @@ class Interp(Expander):
                 await self._diag_fds(fds, f"{argv[0]}: cannot execute: {decode(first[0]) if first else ''}: not a shell script pysh can run")
                 return 126
         child = self.new_shell(fds, env, argv0=argv[0], args=argv[1:])
+        child.script_path = argv[0]
         return await child.run_source(decode(data), name=argv[0])
 
     def new_shell(self, fds: dict, env: dict, *, argv0: str = "pysh", args=()) -> Interp:
@@ -1690,6 +1719,7 @@ class Interp(Expander):
             stdin = self.fds.get(0)
             line = await stdin.readline() if isinstance(stdin, InputStream) else b""
             if not line:
+                await self.out("\n")  # bash ends the line at end of input, on stdout
                 return 1
             reply = decode(line).rstrip("\n")
             self.assign("REPLY", reply)
@@ -1767,6 +1797,7 @@ class Interp(Expander):
                 raise ExitShell(2)
             return 2
         self.funcs[name] = node
+        self.func_files[name] = self.current_source_file()
         return 0
 
     async def exec_arith_cmd(self, node: A.ArithCmd) -> int:

@@ -81,6 +81,7 @@ async def run_child_shell(interp, argv: list[str]) -> int:
             await interp.err(f"{argv[0]}: {file}: {e.strerror}\n")
             return 127 if e.errno == 2 else 126
         child = interp.new_shell(interp.fds, env, argv0=file, args=rest)
+        child.script_path = file
         _apply(child, on, off)
         if "noexec" in on:
             return await _syntax_only(child, decode(data))

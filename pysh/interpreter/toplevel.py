@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import anyio
 
 # importing the module registers its builtins
@@ -48,6 +50,7 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
     the REPL or the API), background work goes there instead and outlives the run:
     its owner decides when it ends.
     """
+    _allow_deep_calls()
     session = interp.session
     budget = interp.budget
     remaining = budget.remaining()
@@ -89,6 +92,10 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
     except LimitExceeded as e:
         await report(f"{interp.argv0}: {e}\n")
         return e.status
+    except RecursionError:  # nesting that no function call counted (a last resort)
+        e = LimitExceeded("nesting", "as deep as this interpreter's stack goes")
+        await report(f"{interp.argv0}: {e}\n")
+        return e.status
     except Interrupted:
         return 130
     except ExitShell as e:
@@ -113,6 +120,18 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
         await report(f"{interp.argv0}: {err}\n")
         return err.status
     return status
+
+
+# Python frames a run may nest. A shell function call costs 12-15 of them, and each
+# resumed coroutine frame also uses C stack: 10,000 frames (about 700 levels of shell
+# functions) stay well inside an 8 MiB thread stack, where the interpreter's default of
+# 1,000 allows under 100 levels. Past it, the run ends with a clean "limit exceeded".
+PYTHON_FRAMES = 10_000
+
+
+def _allow_deep_calls() -> None:
+    if sys.getrecursionlimit() < PYTHON_FRAMES:
+        sys.setrecursionlimit(PYTHON_FRAMES)
 
 
 JOB_GRACE = 1.0  # seconds left to background work when the script ends

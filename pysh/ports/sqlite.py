@@ -1003,7 +1003,7 @@ async def main(shell: Shell, argv: list[str]) -> int:
     while i < len(args):
         a = args[i]
         i += 1
-        if not a.startswith("-") or positional or a == "-":
+        if not a.startswith("-"):  # options count anywhere on the line, as in sqlite3's shell
             positional.append(a)
             continue
         opt = a.lstrip("-").lower()
@@ -1051,7 +1051,8 @@ async def main(shell: Shell, argv: list[str]) -> int:
             await shell.stderr.write(encode(HELP_TEXT))
             return 1 if a.startswith("-") and opt != "help" else 0
         else:
-            await shell.stderr.write(encode(f"sqlite3: Error: unknown option: {a}\n"
+            shown = a[1:] if a.startswith("--") else a
+            await shell.stderr.write(encode(f"sqlite3: Error: unknown option: {shown}\n"
                                             "Use -help for a list of options.\n"))
             return 1
     if positional:

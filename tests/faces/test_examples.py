@@ -43,3 +43,17 @@ def test_mcp_client_config_is_valid():
     cfg = json.loads((EXAMPLES / "mcp_client_config.json").read_text())
     server = cfg["mcpServers"]["pysh"]
     assert server["command"] == "pysh" and server["args"][0] == "mcp"
+
+
+def test_demo_script():
+    """`make demo`'s script: every section runs, and only the two refusals it shows are errors."""
+    import pysh
+
+    with pysh.Sandbox() as sb:
+        r = sb.run((EXAMPLES / "demo.sh").read_text())
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr == ("cat: /etc/passwd: No such file or directory\n"
+                        "cat: escape/passwd: Permission denied\n")
+    for line in ("total 6", "jq: 5", "notes/n3.txt:1:note 3: 9 squared", "demo: first commit",
+                 " 1 file changed, 1 insertion(+)", "(status 1: the symlink out is refused)"):
+        assert line + "\n" in r.stdout

@@ -106,6 +106,21 @@ printf '%s-' a b c; echo; printf -v v '%03d' 7; echo $v; printf '%q\n' 'a b' "it
 f -a -b val -c x y; f -ab2 z"""),
     case("declare-p", r"""declare -i n=5; declare -a a=(1 2); declare -A m=([k]=v); declare -r r=ro; x='q"$'
 declare -p n a m r x"""),
+    case("set-clusters", r"""set -euo pipefail; echo $-; shopt -po pipefail
+set +euo pipefail; set -oo pipefail nounset; echo $-; shopt -po pipefail
+set -eo errexit x y; echo "$- $1 $2"; set -euo | grep -c "^pipefail"; set +e; set -o bogus; echo $?
+set -u; echo ${1} ${2}; echo $3"""),
+    case("call-stack", r"""mf() { echo "mf: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"; lf; caller 0; }
+echo "top: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${#BASH_LINENO[@]}]"
+source ./lib.sh
+mf
+g() { . ./lib.sh; }
+g
+caller; echo "caller at top: $?"
+select x in a b; do break; done < /dev/null; echo "select at EOF: $?"
+bash -c 'f() { echo "-c: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"; caller; }; f'
+""", files={"lib.sh": 'echo "lib: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"\n'
+            'lf() { echo "lf: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"; caller 1; }\n'}),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
     # -- conformance fixes (beyond the spec suite's own cases) -------------------------------

@@ -34,6 +34,8 @@ def record_case(case: dict) -> dict:
                            input=to_bytes(case.get("stdin")), capture_output=True, timeout=60)
     out, err = p.stdout, p.stderr
     err = err.replace(script.encode() + b": ", b"pysh: ")
+    out = out.replace(script.encode(), b"pysh")  # $0, BASH_SOURCE: the script's name
+    err = err.replace(script.encode(), b"pysh")
     for host in (ws.encode(), real.encode()):
         out = out.replace(host, b"/batch")
         err = err.replace(host, b"/batch")

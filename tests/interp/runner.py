@@ -18,6 +18,7 @@ def run_script(source: str, *, stdin: bytes = b"", files=None, args=(), name: st
         interp = make_interp(session, fds={0: BytesInput(stdin), 1: out, 2: err}, argv0=name,
                              args=list(args))
         fresh_budget(interp, timeout if limits is None else limits.timeout)
+        interp.script_path = name  # as `bash script.sh` runs the recordings
 
         async def body(it):
             return await it.run_source(source, name=name)

@@ -53,3 +53,17 @@ def test_arithmetic_is_64_bit_and_instant():
 def test_pipeline_of_a_billion_stops_at_once():
     r = run_script("seq 1 1000000000 | head -n 2; yes | head -c 5", limits=Limits(timeout=10))
     assert (r.out, r.status) == ("1\n2\ny\ny\ny", 0)
+
+
+def test_deep_recursion_runs_as_in_bash():
+    # bash recurses thousands of levels; Python's default stack depth allowed under 100
+    r = run_script("n=0; f() { n=$((n+1)); if [ $n -lt 500 ]; then f; fi; }; f; echo $n")
+    assert (r.out, r.status) == ("500\n", 0), r
+
+
+def test_recursion_past_the_python_stack_is_a_clean_limit():
+    # subshells cost more Python frames per level than max_call_depth counts
+    r = run_script("f() { ( f ); }; f", limits=Limits(timeout=20.0, max_call_depth=100_000))
+    assert r.status == 126, r
+    assert "pysh: call depth: limit exceeded (" in r.err and "stack" in r.err, r.err
+    assert "Traceback" not in r.err and "internal error" not in r.err
