@@ -629,20 +629,22 @@ async def b_read(interp, argv):
         return 1
     if prompt is not None and stream.isatty():
         await interp.err(prompt)
-    budget = interp.budget
-    limit = budget.remaining()
-    if timeout is not None:
-        limit = timeout if limit is None else min(limit, timeout)
     timed_out = False
-    data = b""
     if timeout == 0:
         return 0
-    with anyio.move_on_after(limit if limit is not None else 1e12) as scope:
+    if timeout is None:  # the run's own deadline cancels a blocked read from outside
         data, eof = await _read_record(stream, delim, nchars, exact, raw)
-    if scope.cancelled_caught:
-        budget.check()
-        timed_out = True
-        eof = True
+    else:
+        budget = interp.budget
+        limit = budget.remaining()
+        limit = timeout if limit is None else min(limit, timeout)
+        data = b""
+        with anyio.move_on_after(limit) as scope:
+            data, eof = await _read_record(stream, delim, nchars, exact, raw)
+        if scope.cancelled_caught:
+            budget.check()
+            timed_out = True
+            eof = True
     text = decode(data)
     if timed_out:
         status = 142
@@ -811,6 +813,7 @@ async def b_mapfile(interp, argv):
     trim = False
     fd = 0
     callback = None
+    quantum = 5000
     i = 0
     while i < len(args):
         a = args[i]
@@ -838,6 +841,11 @@ async def b_mapfile(interp, argv):
                 fd = int(val or 0)
             elif c == "C":
                 callback = val
+            elif c == "c":
+                quantum = int(val or 0)
+                if quantum <= 0:
+                    await interp.diag(f"{argv[0]}: {val}: invalid callback quantum")
+                    return 1
             i += 1
             continue
         await interp.diag(f"{argv[0]}: -{c}: invalid option")
@@ -848,11 +856,18 @@ async def b_mapfile(interp, argv):
         await interp.diag(f"{argv[0]}: {fd}: invalid file descriptor: Bad file descriptor")
         return 1
     d = b"\0" if delim == "\0" else delim.encode()
-    items = []
-    n = 0
-    while True:
-        if count and len(items) >= count:
-            break
+    v = interp.vars.lookup(name)
+    if v is None or origin == 0:  # bash clears the array unless -O names an origin
+        interp.assign_array(name, [])
+    if not count and callback is None:
+        records = await _all_records(interp, stream, d, trim)
+        for k, rec in enumerate(records[skip:]):
+            interp.assign_key(name, origin + k, decode(_c_string(rec)))
+        return 0
+    from pysh.interpreter.printf import printf_q
+
+    n = stored = 0
+    while not (count and stored >= count):
         rec = await stream.read_until(d)
         if not rec:
             break
@@ -861,20 +876,42 @@ async def b_mapfile(interp, argv):
             continue
         if trim and rec.endswith(d):
             rec = rec[: -len(d)]
-        nul = rec.find(b"\0")
-        if nul >= 0:  # a bash string ends at its first NUL (the -d '' delimiter too)
-            rec = rec[:nul]
-        items.append(decode(rec))
+        line = decode(_c_string(rec))
+        if callback is not None and (stored + 1) % quantum == 0:
+            # evaluated after the line is read, before its element is assigned
+            await interp.eval_string(f"{callback} {origin + stored} {printf_q(line)}")
+        interp.assign_key(name, origin + stored, line)
+        stored += 1
         interp.budget.check()
-    v = interp.vars.lookup(name)
-    if v is None or origin == 0:
-        interp.assign_array(name, [(str(origin + k), x, False) for k, x in enumerate(items)])
-    else:
-        for k, x in enumerate(items):
-            interp.assign_key(name, origin + k, x)
-    if callback:
-        pass
     return 0
+
+
+def _c_string(rec: bytes) -> bytes:
+    """A bash string ends at its first NUL (the -d '' delimiter too)."""
+    nul = rec.find(b"\0")
+    return rec if nul < 0 else rec[:nul]
+
+
+async def _all_records(interp, stream, d: bytes, trim: bool) -> list[bytes]:
+    """Every record left on the stream (read in big chunks, bounded by the array limit)."""
+    budget = interp.budget
+    chunks = []
+    lines = 0
+    while True:
+        chunk = await stream.read(1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        lines += chunk.count(d)
+        budget.check_array(lines)
+        budget.check()
+    records = b"".join(chunks).split(d)
+    tail = records.pop()  # what follows the last delimiter
+    if not trim:
+        records = [r + d for r in records]
+    if tail:
+        records.append(tail)
+    return records
 
 
 @builtin("getopts")

@@ -202,8 +202,8 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                     # {var}>file stays open in the shell after the command
                     owned.remove(stream)
                     interp.fds[n] = stream.dup() if n in fds else stream
-        except FileSystemError as e:
-            return await fail(str(e))
+        except FileSystemError as e:  # bash names the target as the script spelt it
+            return await fail(f"{path}: {e.strerror}")
         except _Clobber as e:
             return await fail(f"{e.args[0]}: cannot overwrite existing file")
     return _Redirected(fds, owned)

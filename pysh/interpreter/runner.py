@@ -561,6 +561,8 @@ class Interp(Expander):
         return [str(k) for k, _ in self.array_items(name)]
 
     def _int_index(self, text: str, var: Var | None = None) -> int:
+        if text.isascii() and text.isdigit() and (text[0] != "0" or text == "0"):
+            return int(text)  # a plain decimal index (a leading 0 would be octal)
         try:
             idx = self.arith.evaluate_text(text)
         except (ArithError, ArithRuntimeError) as e:

@@ -121,6 +121,14 @@ select x in a b; do break; done < /dev/null; echo "select at EOF: $?"
 bash -c 'f() { echo "-c: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"; caller; }; f'
 """, files={"lib.sh": 'echo "lib: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"\n'
             'lf() { echo "lf: [${BASH_SOURCE[*]}] [${FUNCNAME[*]}] [${BASH_LINENO[*]}]"; caller 1; }\n'}),
+    case("redirect-errors", "cat < nofile; echo \"st=$?\"\necho x > nodir/f\nexec 4<missing; echo \"exec=$?\"\n"
+         "mkdir d; echo > d; x=./nope/y; echo > $x; echo > \"\"\n"),
+    case("mapfile-forms", r"""printf 'a\nb\nc\nd\n' > f
+mapfile -C 'echo cb' -c 2 arr < f; declare -p arr
+cb() { echo "cb $1 [$2]"; }; mapfile -t -C cb -c 1 -O 5 arr < f; declare -p arr
+mapfile -s 1 -n 2 -t arr < f; declare -p arr; printf 'x\0y' | { mapfile -d '' arr; declare -p arr; }
+{ mapfile -n 1 first; read -r rest; echo "${first}rest=$rest"; } < f; mapfile -c 0 arr < f; echo $?
+"""),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
     # -- conformance fixes (beyond the spec suite's own cases) -------------------------------
