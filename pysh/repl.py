@@ -226,12 +226,12 @@ class Repl:
         self._loop = None
 
     # -- prompts ------------------------------------------------------------------------
-    def prompt_text(self, var: str, default: str) -> str:
+    async def prompt_text(self, var: str, default: str) -> str:
         value = self.interp.get_scalar(var)
         if value is None:
             value = default
         try:
-            return self.interp.prompt_expand(value)
+            return await self.interp.expand_prompt_string(value)
         except Exception:  # noqa: BLE001 - a bad prompt string never stops the shell
             return value
 
@@ -352,8 +352,8 @@ class Repl:
         """One complete command (several lines while the parser says 'incomplete')."""
         lines: list[str] = []
         while True:
-            ps = self.prompt_text("PS1", "\\u@\\h:\\w\\$ ") if not lines else \
-                self.prompt_text("PS2", "> ")
+            ps = await self.prompt_text("PS1", "\\u@\\h:\\w\\$ ") if not lines else \
+                await self.prompt_text("PS2", "> ")
             self.prompt_active = True
             try:
                 line = await prompt_session.prompt_async(ANSI(ps))
@@ -411,7 +411,7 @@ def _plain_repl(repl: Repl) -> int:
                 while repl.exit_status is None:
                     lines: list[str] = []
                     while True:
-                        ps = repl.prompt_text("PS1" if not lines else "PS2",
+                        ps = await repl.prompt_text("PS1" if not lines else "PS2",
                                               "\\u@\\h:\\w\\$ " if not lines else "> ")
                         _write_all(2, ps.encode("utf-8", "surrogateescape"))
                         raw = repl.stdin.readline_blocking()

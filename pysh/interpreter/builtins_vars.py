@@ -157,11 +157,8 @@ async def b_declare(interp, argv):
             continue
         operands.append((i + 1, w))
         i += 1
-    if cmd == "export":
-        if clear_bits & EXPORT or "-n" in argv[1:2]:
-            pass
-        else:
-            set_bits |= EXPORT
+    if cmd == "export" and not (clear_bits & EXPORT or "-n" in argv[1:2]):
+        set_bits |= EXPORT
     if cmd == "readonly":
         set_bits |= READONLY
     if cmd == "local" and not interp.vars.frames:

@@ -549,6 +549,8 @@ class Expander:
         elif op in ("^", "^^", ",", ",,"):
             pattern = await self.expand_pattern(p.arg) if p.arg is not None else None
             items = [_case_mod(s, op, pattern) for s in items]
+        elif op == "@P":
+            items = [await self.expand_prompt_string(s) for s in items]
         elif op.startswith("@"):
             items = self._transform(op[1], name, index, multi, items)
             if items is None:
@@ -749,8 +751,6 @@ class Expander:
             from pysh.interpreter.printf import ansi_c_unescape
 
             return [ansi_c_unescape(s) for s in items]
-        if letter == "P":
-            return [self.prompt_expand(s) for s in items]
         if letter == "U":
             return [s.upper() for s in items]
         if letter == "L":

@@ -190,9 +190,7 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
             if op in ("&>", "&>>"):
                 install(1, stream)
                 fds[2] = stream
-                if not permanent:
-                    pass
-                else:
+                if permanent:
                     stream.dup()
                 continue
             install(n, stream)

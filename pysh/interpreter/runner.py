@@ -470,6 +470,12 @@ class Interp(Expander):
         if name == "FUNCNAME":
             f = self.funcname_array()
             return f[0] if f else None
+        if name == "BASH_SOURCE":
+            f = self.bash_source_array()
+            return f[0] if f else None
+        if name == "BASH_LINENO":
+            f = self.bash_lineno_array()
+            return f[0] if f else None
         if name == "PIPESTATUS":
             return str(self.pipestatus[0]) if self.pipestatus else None
         if name == "BASH_COMMAND":
@@ -920,10 +926,11 @@ class Interp(Expander):
         argv = await self.expand_words(words)
         if not argv:
             return await self._assignments_only(node)
+        prepared = None
         if "xtrace" in self.opts:
-            await self.xtrace(node, argv)
+            prepared = await self.xtrace(node, argv)
         try:
-            status = await self.invoke(argv, node, words)
+            status = await self.invoke(argv, node, words, prepared)
         finally:
             if len(self.procsub_fds) > mark:
                 self.close_procsubs(mark)
@@ -935,7 +942,10 @@ class Interp(Expander):
         self.last_arg = ""
         for a in node.assigns:
             try:
-                await self.do_assign(a)
+                prepared = await self.prepare_assign(a)
+                if "xtrace" in self.opts:  # bash traces each one before it is made
+                    await self.err(await self.ps4() + self._assign_trace(a, prepared) + "\n")
+                await self.apply_assign(a, prepared)
             except ReadonlyError as e:
                 # bash gives up the rest of the line (a subshell exits); with errexit,
                 # suppressed or not, it exits
@@ -943,9 +953,6 @@ class Interp(Expander):
                 if "errexit" in self.opts and not self.interactive:
                     raise ExitShell(1) from None
                 raise AbortLine(1) from None
-        if "xtrace" in self.opts and node.assigns:
-            parts = [await self.assign_word_text(a) for a in node.assigns]
-            await self.err(self.ps4() + " ".join(parts) + "\n")
         status = self.cmdsub_status if self.cmdsub_status is not None else 0
         if node.redirs:
             red = await self.apply_redirs(node.redirs)
@@ -1002,32 +1009,63 @@ class Interp(Expander):
             prepared = await self.prepare_assign(a)
         return f"{a.name}{idx}{op}{prepared[1]}"
 
-    def ps4(self) -> str:
+    async def ps4(self) -> str:
         ps4 = self.get_scalar("PS4")
         if ps4 is None:
             return ""
-        return self.prompt_expand(ps4) if "\\" in ps4 else ps4
+        if "xtrace" not in self.opts:
+            return await self.expand_prompt_string(ps4)
+        self.opts.discard("xtrace")  # PS4's own expansions are not traced
+        try:
+            return await self.expand_prompt_string(ps4)
+        finally:
+            self.opts.add("xtrace")
 
-    async def xtrace(self, node, argv: list[str]) -> None:
-        parts = []
-        for a in node.assigns:
-            parts.append(await self.assign_word_text(a))
-        parts.extend(_xtrace_quote(x) for x in argv)
-        await self.err(self.ps4() + " ".join(parts) + "\n")
+    async def xtrace(self, node, argv: list[str]) -> list | None:
+        """set -x for a command: its prefix assignments (expanded here, once: the result
+        is what the command then assigns), a line each, then the command line."""
+        prepared = None
+        if node.assigns:
+            prepared = []
+            for a in node.assigns:
+                p = await self.prepare_assign(a)
+                prepared.append(p)
+                await self.err(await self.ps4() + self._assign_trace(a, p) + "\n")
+        await self.err(await self.ps4() + " ".join(_xtrace_quote(x) for x in argv) + "\n")
+        return prepared
 
-    async def invoke(self, argv: list[str], node: A.Simple | None = None, words=None) -> int:
-        """Find and run a command: function, builtin, registered command, script."""
+    @staticmethod
+    def _assign_trace(a: A.Assign, prepared) -> str:
+        op = "+=" if a.append else "="
+        kind, payload = prepared
+        if kind == "array":  # bash shows an array literal as it was written
+            els = (("[" + el.key.text + "]" + ("+=" if el.append else "=") if el.key is not None
+                    else "") + el.value.text for el in a.array)
+            return f"{a.name}{op}(" + " ".join(els) + ")"
+        idx = f"[{a.index.text}]" if a.index is not None else ""
+        return f"{a.name}{idx}{op}{_xtrace_quote(payload) if payload else ''}"
+
+    async def _assign_each(self, assigns, prepared, *, local: bool = False) -> None:
+        for i, a in enumerate(assigns):
+            if prepared is None:
+                await self.do_assign(a, local=local)
+            else:
+                await self.apply_assign(a, prepared[i], local=local)
+
+    async def invoke(self, argv: list[str], node: A.Simple | None = None, words=None,
+                     prepared: list | None = None) -> int:
+        """Find and run a command: function, builtin, registered command, script.
+        ``prepared``: the prefix assignments already expanded (by set -x's trace)."""
         name = argv[0]
         assigns = node.assigns if node is not None else []
         redirs = node.redirs if node is not None else []
         fn = self.funcs.get(name)
         builtin = None if fn is not None else self.session.builtins.get(name)
         if fn is None and builtin is None:
-            return await self.run_external(argv, assigns, redirs)
+            return await self.run_external(argv, assigns, redirs, prepared)
         if name == "exec" and fn is None and (len(argv) == 1 or argv[1:] == ["--"]):
             # `exec` with only redirections: they stay, in this shell's own fd table
-            for a in assigns:
-                await self.do_assign(a)
+            await self._assign_each(assigns, prepared)
             if redirs:
                 return 0 if await self.apply_redirs(redirs, permanent=True) is not None else 1
             return 0
@@ -1036,7 +1074,8 @@ class Interp(Expander):
         temp_saved = None
         try:
             if assigns:
-                temp_saved = await self._temp_assigns(assigns, special=builtin is not None and name in _SPECIAL_BUILTINS)
+                temp_saved = await self._temp_assigns(
+                    assigns, special=builtin is not None and name in _SPECIAL_BUILTINS, prepared=prepared)
             if redirs:
                 red = await self.apply_redirs(redirs)
                 if red is None:
@@ -1087,21 +1126,23 @@ class Interp(Expander):
                 except (BrokenPipe, OSError):
                     pass
 
-    async def _temp_assigns(self, assigns, special: bool):
+    async def _temp_assigns(self, assigns, special: bool, prepared: list | None = None):
         """``X=1 cmd`` for functions and builtins: bindings in a temp frame, exported.
 
         In POSIX mode, assignments before special builtins persist instead.
         """
         if special and "posix" in self.opts:
-            for a in assigns:
-                await self.do_assign(a)
+            await self._assign_each(assigns, prepared)
             return None
         values = []
-        for a in assigns:
+        for i, a in enumerate(assigns):
             if a.array is not None or a.index is not None:
-                values.append((a, None))
+                values.append((a, None if prepared is None else prepared[i]))
                 continue
-            value = await self.expand_word(a.value) if a.value is not None else ""
+            if prepared is not None:
+                value = prepared[i][1]
+            else:
+                value = await self.expand_word(a.value) if a.value is not None else ""
             if a.append:
                 value = (self.get_scalar(a.name) or "") + value
             values.append((a, value))
@@ -1117,8 +1158,11 @@ class Interp(Expander):
                     self.vars.frames.pop()
                     raise ExitShell(1)
                 continue
-            if value is None:
-                await self.do_assign(a, local=True)
+            if value is None or type(value) is tuple:  # an array or element binding
+                if value is None:
+                    await self.do_assign(a, local=True)
+                else:
+                    await self.apply_assign(a, value, local=True)
                 continue
             attrs = (old.attrs if old is not None else 0) | EXPORT
             frame.locals[a.name] = Var(self._coerce(old, value, a.name), attrs)
@@ -1191,7 +1235,7 @@ class Interp(Expander):
                 continue
         return None
 
-    async def run_external(self, argv: list[str], assigns, redirs) -> int:
+    async def run_external(self, argv: list[str], assigns, redirs, prepared=None) -> int:
         name = argv[0]
         if "/" in name:
             found = ("script", name)
@@ -1199,7 +1243,7 @@ class Interp(Expander):
             found = self.find_command(name)
         env = self.env()
         if assigns:
-            frame = await self._temp_assigns(assigns, special=False)
+            frame = await self._temp_assigns(assigns, special=False, prepared=prepared)
             try:
                 env = dict(self.env())
             finally:
@@ -1345,7 +1389,7 @@ class Interp(Expander):
                 for w_line, w_msg in reader.take_warnings():
                     await self.err(f"{self.argv0}: line {w_line}: warning: {w_msg}\n")
                 if "verbose" in self.opts:
-                    pass
+                    await self._echo_input(reader)
                 if "noexec" in self.opts:
                     continue
                 try:
@@ -1406,6 +1450,8 @@ class Interp(Expander):
                 await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
                                         if name is None else f"{name}: line {e.line}") + "\n")
                 return 2
+            if "verbose" in self.opts:
+                await self._echo_input(reader)
             try:
                 status = await self.run_list(prog.body)
             except AbortLine as e:
@@ -1415,6 +1461,11 @@ class Interp(Expander):
                     raise
                 status = self.status = e.status
         return status
+
+    async def _echo_input(self, reader) -> None:
+        """set -v: the input lines a command was read from, as they are read."""
+        text = reader.last_text
+        await self.err(text if text.endswith("\n") else text + "\n")
 
     # -- pipelines -----------------------------------------------------------
     async def exec_pipeline(self, node: A.Pipeline) -> int:
@@ -1808,7 +1859,7 @@ class Interp(Expander):
 
     async def _arith_cmd(self, node: A.ArithCmd) -> int:
         if "xtrace" in self.opts:
-            await self.err(self.ps4() + "(( " + node.expr.text.strip() + " ))\n")
+            await self.err(await self.ps4() + "(( " + node.expr.text.strip() + " ))\n")
         try:
             v = await self.eval_arith_expr(node.expr)
         except ExpansionError as e:
@@ -2013,9 +2064,27 @@ class Interp(Expander):
 
     # -- misc -----------------------------------------------------------------------
     def prompt_expand(self, s: str) -> str:
+        """A prompt's backslash escapes only (\\u, \\w, ...)."""
         from pysh.interpreter.prompt import expand_prompt
 
         return expand_prompt(self, s)
+
+    async def expand_prompt_string(self, s: str) -> str:
+        """PS1, PS2, PS4 and ${x@P} as bash expands them: the backslash escapes, then (with
+        shopt promptvars) parameter, command and arithmetic expansion, quotes kept."""
+        text = self.prompt_expand(s) if "\\" in s else s
+        if "promptvars" not in self.shopts or ("$" not in text and "`" not in text):
+            return text
+        from pysh.interpreter.syntax import parse_prompt_parts
+
+        parts = _PROMPT_PARTS.get(text)
+        if parts is None:
+            parts = parse_prompt_parts(text, name=self.argv0)
+            if len(_PROMPT_PARTS) > 256:
+                _PROMPT_PARTS.clear()
+            _PROMPT_PARTS[text] = parts
+        segs = await self.expand_parts(parts, True)
+        return "".join(seg[0] for seg in segs if seg is not None)
 
     def dirs_entry(self, spec: str) -> str:
         stack = [self.cwd] + self.dirstack
@@ -2037,6 +2106,7 @@ COMMAND_MARKER_PREFIX = b"#!/usr/bin/env pysh-command"
 
 
 _SUBSCRIPT_WORDS: dict = {}
+_PROMPT_PARTS: dict = {}  # prompt text -> its parsed expansions (prompts repeat)
 
 
 class BadSubscript(Exception):

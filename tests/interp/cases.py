@@ -129,6 +129,27 @@ cb() { echo "cb $1 [$2]"; }; mapfile -t -C cb -c 1 -O 5 arr < f; declare -p arr
 mapfile -s 1 -n 2 -t arr < f; declare -p arr; printf 'x\0y' | { mapfile -d '' arr; declare -p arr; }
 { mapfile -n 1 first; read -r rest; echo "${first}rest=$rest"; } < f; mapfile -c 0 arr < f; echo $?
 """),
+    case("set-v", """set -v
+echo a  # c
+
+# comment
+x=1; echo $x
+if true; then
+  echo in
+fi
+cat <<E
+hd
+E
+eval 'echo ev'; trap 'echo trapped' EXIT
+set +v
+echo quiet
+"""),
+    case("xtrace-assignments", r"""set -x
+n=0; x=$((n+=1)); echo $n; y=$((n+=1)) true; echo $n
+a=1 b=$a; c="x y" d=; arr=(1 "a b"); arr[1]=z; arr+=(q)
+f() { echo "$X"; }; X="v w" f
+PS4='+${FUNCNAME[0]:-top}:$((1+1)) $(echo sub) '; f; a=2
+"""),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
     # -- conformance fixes (beyond the spec suite's own cases) -------------------------------

@@ -61,7 +61,14 @@ from . import ast
 from .arith import parse_arith
 from .ast import Program
 from .errors import ArithError, ParseError
-from .parser import CommandReader, is_complete, parse, parse_status, parse_with_warnings
+from .parser import (
+    CommandReader,
+    is_complete,
+    parse,
+    parse_prompt_parts,
+    parse_status,
+    parse_with_warnings,
+)
 
 __all__ = [
     "ArithError",
@@ -72,6 +79,7 @@ __all__ = [
     "is_complete",
     "parse",
     "parse_arith",
+    "parse_prompt_parts",
     "parse_status",
     "parse_with_warnings",
 ]

@@ -528,6 +528,12 @@ def _new_lexer(text="", readline=None, *, line=1, extglob=False, name="pysh",
     return lx
 
 
+def parse_prompt_parts(text: str, *, name: str = "pysh") -> list:
+    """A prompt string's expansions ($x, ${...}, $(...), $((...)), `...`) as word parts,
+    parsed as bash parses an unquoted here-document body: quotes stay literal."""
+    return _new_lexer(text, None, name=name)._heredoc_parts(text, 1)
+
+
 class CommandReader:
     """Yield bash's complete commands one at a time, pulling lines lazily.
 
@@ -549,6 +555,7 @@ class CommandReader:
             readline = io.StringIO(readline).readline  # splits at "\n" only
         self.lexer = _new_lexer("", readline, line=line, extglob=extglob, name=name)
         self.done = False
+        self.last_text = ""  # the input lines the last command was read from
 
     @property
     def warnings(self) -> list[tuple[int, str]]:
@@ -573,17 +580,23 @@ class CommandReader:
         lx = self.lexer
         lx.discard_consumed()
         lx.st.nest = 0
+        read: list[str] = []  # the input this command consumed, for set -v
+        start = lx.i
         try:
             while True:
                 tok = lx.next_token()
                 if tok[0] == NEWLINE:
+                    read.append(lx.text[start:lx.i])
                     lx.discard_consumed()
+                    start = lx.i
                     continue
                 if tok[0] == END:
                     self.done = True
                     raise StopIteration
                 break
             body = _drive(lx, "line", tok)
+            read.append(lx.text[start:lx.i])
+            self.last_text = "".join(read)
         except ParseError:
             self.done = True
             raise
