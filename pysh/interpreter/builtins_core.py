@@ -9,10 +9,11 @@ import posixpath
 
 import anyio
 
-from pysh.interpreter.errors import ExitShell, LoopControl, ReturnFromFunction
+from pysh.interpreter.errors import AbortLine, ExitShell, LoopControl, ReturnFromFunction
 from pysh.interpreter.printf import echo_unescape, printf
 from pysh.interpreter.state import Var
 from pysh.interpreter.syntax import ast as A
+from pysh.interpreter.syntax.lexer import canonical_bytes
 from pysh.shellkit import FileSystemError, decode
 from pysh.shellkit.confine import COMMAND_DIRS
 
@@ -69,7 +70,7 @@ async def b_exit(interp, argv):
 async def b_return(interp, argv):
     if not interp.vars.frames and not interp.source_depth:
         await interp.diag("return: can only `return' from a function or sourced script")
-        return 1
+        return 2
     if len(argv) > 1:
         n = _int_arg(argv[1])
         if n is None:
@@ -81,20 +82,29 @@ async def b_return(interp, argv):
 
 @builtin("break", "continue")
 async def b_break(interp, argv):
+    # bash's break_builtin: the loop level is checked first, then get_numeric_arg
     name = argv[0]
-    n = 1
-    if len(argv) > 1:
-        v = _int_arg(argv[1])
-        if v is None:
-            await interp.diag(f"{name}: {argv[1]}: numeric argument required")
-            raise ExitShell(128)
-        if v < 1:
-            await interp.diag(f"{name}: {argv[1]}: loop count out of range")
-            return 1
-        n = v
     if interp.loop_depth == 0:
         await interp.diag(f"{name}: only meaningful in a `for', `while', or `until' loop")
         return 0
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    n = 1
+    if args:
+        v = _int_arg(args[0])
+        if v is None:
+            await interp.diag(f"{name}: {args[0]}: numeric argument required")
+            raise ExitShell(128)
+        if len(args) > 1:
+            # no_args(): the whole top-level command is thrown away
+            await interp.diag(f"{name}: too many arguments")
+            raise AbortLine(1, discard=True)
+        if v < 1:
+            # bash breaks out of every loop, whichever of the two it was
+            await interp.diag(f"{name}: {args[0]}: loop count out of range")
+            raise LoopControl("break", interp.loop_depth, status=1)
+        n = v
     raise LoopControl(name, min(n, interp.loop_depth))
 
 
@@ -119,7 +129,7 @@ async def b_echo(interp, argv):
             break
     text = " ".join(args)
     if escapes:
-        text, stop = echo_unescape(text)
+        text, stop = echo_unescape(text, bare_octal=False)
         if stop:
             newline = False
     await interp.out(text + "\n" if newline else text)
@@ -145,6 +155,7 @@ async def b_printf(interp, argv):
     for e in errors:
         await interp.diag(f"printf: {e}")
     if var is not None:
+        text = canonical_bytes(text)
         if "[" in var and var.endswith("]"):
             base, _, sub = var[:-1].partition("[")
             interp.assign_key(base, sub, text)

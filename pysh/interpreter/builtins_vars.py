@@ -7,7 +7,7 @@ from __future__ import annotations
 import anyio
 
 from pysh.interpreter.builtins_core import builtin, format_function
-from pysh.interpreter.errors import ShellError
+from pysh.interpreter.errors import ReadonlyError, ShellError
 from pysh.interpreter.state import (
     ARRAY,
     ASSOC,
@@ -283,7 +283,7 @@ def _get_or_create(interp, name: str, local: bool, set_bits: int) -> Var:
         if v is None:
             outer = interp.vars.lookup(name)
             if outer is not None and outer.attrs & READONLY:
-                raise ShellError(f"{name}: readonly variable")
+                raise ReadonlyError(name)
             # a new local starts unset, and inherits nothing (bash's default)
             v = Var(None, 0)
             frame.locals[name] = v
@@ -316,7 +316,7 @@ async def _declare_assign(interp, a, prepared, set_bits, clear_bits, local) -> N
     name = a.name
     var = _get_or_create(interp, name, local, set_bits)
     if var.attrs & READONLY:
-        raise ShellError(f"{name}: readonly variable")
+        raise ReadonlyError(name)
     _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
     await interp.apply_assign(a, prepared, local=local)
     if set_bits & READONLY:
@@ -679,19 +679,40 @@ async def _read_record(stream: InputStream, delim: str, nchars, exact: bool, raw
             count += 1
         return bytes(out), False
     out = bytearray()
+    escapes = not raw and d != b"\\"
     while True:
         chunk = await stream.read_until(d)
         if not chunk:
-            return bytes(out), True
+            return _join_lines(out, escapes), True
         if chunk.endswith(d):
             body = chunk[: -len(d)]
-            if not raw and d == b"\n" and _odd_trailing_backslashes(body):
-                out += body[:-1]
+            if escapes and _odd_trailing_backslashes(body):
+                # an escaped delimiter does not end the record: a backslash-newline
+                # goes, any other stays escaped (the splitting unescapes it)
+                out += body[:-1] if d == b"\n" else chunk
                 continue
             out += body
-            return bytes(out), False
+            return _join_lines(out, escapes), False
         out += chunk
-        return bytes(out), True
+        return _join_lines(out, escapes), True
+
+
+def _join_lines(rec: bytearray, escapes: bool) -> bytes:
+    """Without -r, an unescaped backslash-newline is removed whatever the delimiter."""
+    if not escapes or b"\\\n" not in rec:
+        return bytes(rec)
+    out = bytearray()
+    i, n = 0, len(rec)
+    while i < n:
+        b = rec[i]
+        if b == 0x5C and i + 1 < n:
+            if rec[i + 1] != 0x0A:
+                out += rec[i:i + 2]
+            i += 2
+            continue
+        out.append(b)
+        i += 1
+    return bytes(out)
 
 
 def _odd_trailing_backslashes(b: bytes) -> bool:
@@ -896,6 +917,23 @@ async def b_getopts(interp, argv):
         await interp.diag("getopts: usage: getopts optstring name [arg ...]")
         return 2
     optstring, name = argv[1], argv[2]
+    bad = []
+
+    def bind(value: str) -> None:
+        # bash binds the name last, after OPTIND and OPTARG (getopts_bind_variable)
+        if _valid(name):
+            interp.assign(name, value)
+        else:
+            bad.append(name)
+
+    status = await _getopts(interp, argv, optstring, bind)
+    if bad:
+        await interp.diag(f"getopts: `{name}': not a valid identifier")
+        return 1
+    return status
+
+
+async def _getopts(interp, argv, optstring, bind) -> int:
     args = argv[3:] if len(argv) > 3 else list(interp.positional_list())
     silent = optstring.startswith(":")
     if silent:
@@ -910,7 +948,8 @@ async def b_getopts(interp, argv):
     if optind < 1:
         optind = 1
     if optind > len(args):
-        interp.assign(name, "?")
+        optind = len(args) + 1  # sh_getopt: OPTIND past the end is the end
+        bind("?")
         interp.assign("OPTIND", str(optind))
         interp._getopts_ind = optind
         return 1
@@ -918,11 +957,11 @@ async def b_getopts(interp, argv):
     if pos == 0:
         if cur == "--":
             interp.assign("OPTIND", str(optind + 1))
-            interp.assign(name, "?")
+            bind("?")
             interp._getopts_ind = optind + 1
             return 1
         if not cur.startswith("-") or cur == "-":
-            interp.assign(name, "?")
+            bind("?")
             interp._getopts_ind = optind
             return 1
         pos = 1
@@ -936,7 +975,7 @@ async def b_getopts(interp, argv):
         else:
             await interp.err(f"{interp.argv0}: illegal option -- {c}\n")
             interp.vars.unset("OPTARG")
-        interp.assign(name, "?")
+        bind("?")
     elif idx + 1 < len(optstring) and optstring[idx + 1] == ":":
         if not at_end:
             interp.assign("OPTARG", cur[pos:])
@@ -946,20 +985,20 @@ async def b_getopts(interp, argv):
             optind += 1
         else:
             if silent:
-                interp.assign(name, ":")
+                bind(":")
                 interp.assign("OPTARG", c)
             else:
                 await interp.err(f"{interp.argv0}: option requires an argument -- {c}\n")
-                interp.assign(name, "?")
+                bind("?")
                 interp.vars.unset("OPTARG")
             optind += 1
             interp.assign("OPTIND", str(optind))
             interp._getopts_ind = optind
             interp._getopts_pos = 0
             return 0
-        interp.assign(name, c)
+        bind(c)
     else:
-        interp.assign(name, c)
+        bind(c)
         interp.vars.unset("OPTARG")
     if at_end:
         optind += 1

@@ -12,6 +12,13 @@ class ShellError(Exception):
         self.status = status
 
 
+class ReadonlyError(ShellError):
+    """An assignment to a readonly variable."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name}: readonly variable")
+
+
 class ExpansionError(ShellError):
     """A failed expansion, and what bash does about it in a non-interactive shell:
 
@@ -35,11 +42,15 @@ class ExpansionError(ShellError):
 
 
 class AbortLine(BaseException):
-    """Abandon the current top-level input line (an expansion error bash does not exit on)."""
+    """Abandon the current top-level input line (an expansion error bash does not exit on).
 
-    def __init__(self, status: int):
+    ``discard`` is bash's ``jump_to_top_level (DISCARD)`` (``break 1 2``): the same in a
+    script or on stdin, but a ``bash -c`` string is given up altogether."""
+
+    def __init__(self, status: int, discard: bool = False):
         super().__init__(status)
         self.status = status
+        self.discard = discard
 
 
 class NounsetError(ExpansionError):
@@ -64,7 +75,8 @@ class ReturnFromFunction(BaseException):
 class LoopControl(BaseException):
     """``break N`` / ``continue N``."""
 
-    def __init__(self, kind: str, levels: int):
+    def __init__(self, kind: str, levels: int, status: int = 0):
         super().__init__(kind, levels)
         self.kind = kind
         self.levels = levels
+        self.status = status

@@ -158,8 +158,10 @@ def _segs_to_fields(segs: list, ifs: str | None, split: bool) -> list[Field]:
 
 
 def _escape_backslashes(text: str) -> str:
-    # Backslashes that come from an expansion are literal in the pattern.
-    return text.replace("\\", "\\\\") if "\\" in text else text
+    # bash 5.2: a backslash an unquoted expansion yields quotes the next character
+    # when the field is matched as a pattern (the field itself keeps it if nothing
+    # matches), just as one typed in the word does.
+    return text
 
 
 def brace_expand(parts: list, limit: int) -> list[list]:
@@ -183,8 +185,29 @@ def brace_expand(parts: list, limit: int) -> list[list]:
             if len(items) * len(rest) > limit:
                 raise ExpansionError("brace expansion: limit exceeded "
                                      f"({limit} words)", status=126, limit=True)
-            return [prefix + [A.Lit(x)] + r for x in items for r in rest]
+            return [prefix + _range_item(x, r) for x in items for r in rest]
     return [parts]
+
+
+def _range_item(x: str, rest: list) -> list:
+    """One item of a range and what follows it. bash expands braces on the source text
+    and scans the result again, so a backslash or a backquote a character range
+    produces (``{Z..a}``) is syntax: it escapes the next character, or opens a
+    command substitution."""
+    if x == "\\":
+        if rest and type(rest[0]) is A.Lit and rest[0].text:
+            return [A.Esc(rest[0].text[0]), A.Lit(rest[0].text[1:])] + rest[1:]
+        return [A.SQ("")] + rest  # a quoted nothing: still a word
+    if x == "`":
+        tail = []
+        for p in rest:
+            if type(p) is not A.Lit:
+                break
+            tail.append(p.text)
+        tail = "".join(tail)
+        if tail and "`" not in tail:
+            raise ExpansionError(f'bad substitution: no closing "`" in `{tail}', action="line")
+    return [A.Lit(x)] + rest
 
 
 def _brace_range(p: A.BraceRange, limit: int) -> list[str] | None:
@@ -635,11 +658,13 @@ class Expander:
         def render(matched: str) -> str:
             return "".join(matched if is_amp else t for t, is_amp in rep)
 
+        # bash tries only matches of the length the pattern seems to have
+        fixed = pat.match_length(pattern) if pattern else -1
         if op == "/#":
-            m = pat.find_match(s, pattern, 0, "#")
+            m = pat.find_match(s, pattern, 0, "#", fixed=fixed)
             return s if m is None else render(s[m[0]:m[1]]) + s[m[1]:]
         if op == "/%":
-            m = pat.find_match(s, pattern, 0, "%")
+            m = pat.find_match(s, pattern, 0, "%", fixed=fixed)
             return s if m is None else s[:m[0]] + render(s[m[0]:m[1]])
         if pattern == "":
             return s
@@ -647,7 +672,7 @@ class Expander:
         i = 0
         n = len(s)
         while i <= n:
-            m = pat.find_match(s, pattern, i)
+            m = pat.find_match(s, pattern, i, fixed=fixed)
             if m is None:
                 break
             a, b = m

@@ -34,7 +34,7 @@ def _join(base: str, name: str) -> str:
 
 
 def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = False,
-         globstar: bool = False, extglob: bool = True) -> list[str]:
+         globstar: bool = False, extglob: bool = True, skipdots: bool = True) -> list[str]:
     """Matches of an escaped pattern, sorted; [] when nothing matches."""
     comps = _split(pattern)
     if comps[0] == "" and len(comps) > 1:  # absolute
@@ -68,10 +68,12 @@ def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = 
             except (FileSystemError, OSError):
                 continue
             names = sorted(e.name for e in entries if (is_last and not trailing_slash) or _is_dir(fs, base, e))
+            if explicit_dot and not skipdots:
+                names[:0] = [".", ".."]  # shopt -u globskipdots: a leading dot may match them
             for name in names:
                 if name.startswith(".") and not explicit_dot and not dotglob:
                     continue
-                if name in (".", ".."):
+                if name in (".", "..") and skipdots:
                     continue
                 if matcher.fullmatch(name):
                     new.append(_join(base, name))

@@ -440,11 +440,97 @@ def _first_literal(p: str) -> str | None:
     return None
 
 
+def _at(p: str, i: int) -> str:
+    return p[i] if i < len(p) else ""
+
+
+def match_length(p: str) -> int:
+    """The one length every match of ``p`` has, or -1: bash's umatchlen, which ${x/p/r}
+    trusts (it tries only substrings of that length). Its bracket scan takes the first
+    character after ``[`` as a member whatever it is, so ``[^]]`` counts as ``[^]``
+    and a ``]``: two characters, and the substitution never matches."""
+    n = len(p)
+    i = 0
+    length = 0
+    while i < n:
+        c = p[i]
+        i += 1
+        if c == "\\":
+            length += 1
+            i += 1
+        elif c == "*":
+            return -1
+        elif c in "?+!@" and i < n and p[i] == "(":
+            return -1
+        elif c == "[":
+            brack = 1
+            c = _at(p, i)
+            i += 1
+            cclass = collsym = equiv = False
+            closed = False
+            while True:
+                nxt = _at(p, i)
+                if c == "":  # no closing bracket: its characters count one each
+                    i -= 1
+                    break
+                if c == "\\":
+                    brack += 1
+                    if nxt == "" or _at(p, i + 1) == "":
+                        i += 1
+                        break
+                    i += 1
+                elif c == "[" and nxt == ":":
+                    i += 1
+                    brack += 1
+                    cclass = True
+                elif cclass and c == ":" and nxt == "]":
+                    i += 1
+                    brack += 1
+                    cclass = False
+                elif c == "[" and nxt in (".", "="):
+                    i += 1
+                    brack += 1
+                    if _at(p, i) == "]":
+                        i += 1
+                        brack += 1
+                    collsym, equiv = (True, equiv) if nxt == "." else (collsym, True)
+                elif (collsym and c == "." or equiv and c == "=") and nxt == "]":
+                    i += 1
+                    brack += 1
+                    if c == ".":
+                        collsym = False
+                    else:
+                        equiv = False
+                else:
+                    brack += 1
+                c = _at(p, i)
+                i += 1
+                if c == "]":
+                    closed = True
+                    break
+            length += 1 if closed else brack
+        else:
+            length += 1
+    return length
+
+
 def find_match(s: str, p: str, start: int = 0, anchor: str | None = None,
-               nocase: bool = False) -> tuple[int, int] | None:
-    """Leftmost-longest match of ``p`` in ``s`` from ``start`` (``anchor`` '#' or '%')."""
+               nocase: bool = False, fixed: int = -1) -> tuple[int, int] | None:
+    """Leftmost-longest match of ``p`` in ``s`` from ``start`` (``anchor`` '#' or '%').
+    ``fixed`` >= 0: only matches of that length are tried (see match_length)."""
     m = compile_pattern(p, nocase=nocase)
     n = len(s)
+    if fixed >= 0:
+        if anchor == "#":
+            k = start + fixed
+            return (start, k) if k <= n and m.fullmatch(s[start:k]) else None
+        if anchor == "%":
+            k = n - fixed
+            return (k, n) if k >= start and m.fullmatch(s[k:]) else None
+        for i in range(start, n - fixed + 1):
+            if m.fullmatch(s[i:i + fixed]):
+                return i, i + fixed
+        return None
     if anchor == "#":
         for k in range(n, start - 1, -1):
             if m.fullmatch(s[start:k]):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+from pysh.interpreter.syntax.lexer import canonical_bytes
+
 _SIMPLE_ESC = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
                "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
@@ -68,11 +70,14 @@ def ansi_c_unescape(s: str) -> str:
         else:
             out.append("\\" + d)
             i += 2
-    return "".join(out)
+    return canonical_bytes("".join(out))
 
 
-def echo_unescape(s: str) -> tuple[str, bool]:
-    """echo -e / printf %b escapes. Returns (text, stop) -- stop after ``\\c``."""
+def echo_unescape(s: str, bare_octal: bool = True) -> tuple[str, bool]:
+    """echo -e / printf %b escapes. Returns (text, stop) -- stop after ``\\c``.
+
+    ``bare_octal``: ``\\NNN`` without the leading 0 is octal too (printf %b), not
+    for echo -e."""
     out, i, n = [], 0, len(s)
     while i < n:
         c = s[i]
@@ -95,7 +100,7 @@ def echo_unescape(s: str) -> tuple[str, bool]:
                 j += 1
             out.append(_chr(int(s[i + 2:j] or "0", 8) & 0xFF))
             i = j
-        elif d in "1234567":
+        elif d in "1234567" and bare_octal:
             j = i + 1
             while j < n and j - (i + 1) < 3 and s[j] in "01234567":
                 j += 1
@@ -192,7 +197,10 @@ def _parse_number(arg: str, errors: list[str], unsigned: bool = False) -> int:
             errors.append(f"{arg}: invalid number")
         return 0
     if s[0] in "'\"":
-        return ord(s[1]) if len(s) > 1 else 0
+        if len(s) < 2:
+            return 0
+        o = ord(s[1])
+        return o - 0xDC00 if 0xDC80 <= o <= 0xDCFF else o  # a byte of invalid UTF-8
     neg = False
     body = s
     if body[0] in "+-":
@@ -352,8 +360,9 @@ def printf(fmt: str, args: list[str], now=None, tz: str | None = None) -> tuple[
                 else:
                     out.append((spec + conv) % v)
             elif conv == "c":
-                s = (arg or "")[:1]
-                out.append(_pad(s, flags, width, None))
+                # the first byte, not the first character
+                out.append(_pad(arg or "\0", flags, width, "1"))  # C's %c of '\0'
+
             elif conv == "s":
                 out.append(_pad(arg or "", flags, width, prec))
             elif conv == "b":
@@ -377,12 +386,21 @@ def printf(fmt: str, args: list[str], now=None, tz: str | None = None) -> tuple[
 
 
 def _pad(s: str, flags: str, width: str, prec: str | None) -> str:
-    if prec is not None:
-        s = s[: int(prec)]
+    """Precision and width count bytes, as C's printf does."""
+    if s.isascii():
+        if prec is not None:
+            s = s[: int(prec)]
+        size = len(s)
+    else:
+        b = s.encode("utf-8", "surrogateescape")
+        if prec is not None and int(prec) < len(b):
+            b = b[: int(prec)]
+            s = b.decode("utf-8", "surrogateescape")
+        size = len(b)
     if width:
         w = int(width)
-        if len(s) < w:
-            s = s + " " * (w - len(s)) if "-" in flags else " " * (w - len(s)) + s
+        if size < w:
+            s = s + " " * (w - size) if "-" in flags else " " * (w - size) + s
     return s
 
 

@@ -23,6 +23,7 @@ from pysh.interpreter.errors import (
     ExitShell,
     ExpansionError,
     LoopControl,
+    ReadonlyError,
     ReturnFromFunction,
     ShellError,
 )
@@ -184,7 +185,7 @@ class Interp(Expander):
         defaults = {
             "IFS": " \t\n", "PS1": "\\u@\\h:\\w\\$ ", "PS2": "> ", "PS4": "+ ", "OPTIND": "1",
             "BASH": "/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
-            "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "SHELLOPTS": "", "PPID": str(SHELL_PID - 1),
+            "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "PPID": str(SHELL_PID - 1),
             "UID": "1000", "EUID": "1000", "HISTFILESIZE": "500", "HISTSIZE": "500",
             "OPTERR": "1",
         }
@@ -193,6 +194,7 @@ class Interp(Expander):
                 g[k] = Var(v)
         for k in ("UID", "EUID", "PPID"):
             g[k].attrs |= READONLY | INTEGER
+        self.sync_option_vars()
         g["BASH_VERSINFO"] = Var(dict(enumerate(BASH_VERSINFO)), READONLY)
         shlvl = env.get("SHLVL", "0")
         g["SHLVL"] = Var(str(int(shlvl) + 1 if shlvl.isdigit() else 1), EXPORT)
@@ -637,7 +639,7 @@ class Interp(Expander):
     # -- assignment -------------------------------------------------------------
     def _check_writable(self, name: str, v: Var | None) -> None:
         if v is not None and v.attrs & READONLY:
-            raise ShellError(f"{name}: readonly variable")
+            raise ReadonlyError(name)
 
     def _coerce(self, v: Var | None, value: str, name: str, append_to: str | None = None) -> str:
         if v is not None and v.attrs & (INTEGER | LOWER | UPPER):
@@ -870,7 +872,8 @@ class Interp(Expander):
         return self.session.root.fs.at(self.cwd)
 
     def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool) -> list[str]:
-        return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar)
+        return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar,
+                            skipdots="globskipdots" in self.shopts)
 
     def shell_for_command(self, fds: dict | None = None, env: dict | None = None) -> Shell:
         return self.session.root.child(fds=fds if fds is not None else self.fds,
@@ -942,10 +945,18 @@ class Interp(Expander):
     async def _assignments_only(self, node: A.Simple) -> int:
         self.last_arg = ""
         for a in node.assigns:
-            prepared = await self.prepare_assign(a)
-            if "xtrace" in self.opts:  # bash traces each one before it is made
-                await self.err(await self.ps4() + self._assign_trace(a, prepared) + "\n")
-            await self.apply_assign(a, prepared)
+            try:
+                prepared = await self.prepare_assign(a)
+                if "xtrace" in self.opts:  # bash traces each one before it is made
+                    await self.err(await self.ps4() + self._assign_trace(a, prepared) + "\n")
+                await self.apply_assign(a, prepared)
+            except ReadonlyError as e:
+                # bash gives up the rest of the line (a subshell exits); with errexit,
+                # suppressed or not, it exits
+                await self.diag(e.message)
+                if "errexit" in self.opts and not self.interactive:
+                    raise ExitShell(1) from None
+                raise AbortLine(1) from None
         status = self.cmdsub_status if self.cmdsub_status is not None else 0
         if node.redirs:
             red = await self.apply_redirs(node.redirs)
@@ -1099,6 +1110,20 @@ class Interp(Expander):
         except Exception as e:  # noqa: BLE001 - a bug in a builtin must not become a traceback
             await self.diag(f"{argv[0]}: internal error ({type(e).__name__})")
             return 1
+        finally:
+            if argv[0] in ("set", "shopt"):
+                self.sync_option_vars()
+
+    def sync_option_vars(self) -> None:
+        """SHELLOPTS and BASHOPTS: readonly, and always the options in force."""
+        g = self.vars.globals
+        for name in _OPTION_LISTS:
+            v = g.get(name)
+            if v is None:
+                g[name] = Var(self.dynamic_var(name), READONLY)
+            elif not isinstance(v.value, dict):
+                v.value = self.dynamic_var(name)
+                v.attrs |= READONLY
 
     async def _flush_fds(self) -> None:
         for s in self.fds.values():
@@ -1133,8 +1158,13 @@ class Interp(Expander):
         for a, value in values:
             old = self.vars.lookup(a.name)
             if old is not None and old.attrs & READONLY:
-                self.vars.frames.pop()
-                raise ShellError(f"{a.name}: readonly variable")
+                # bash says so, and runs the command without that binding (with
+                # errexit, suppressed or not, it exits)
+                await self.diag(f"{a.name}: readonly variable")
+                if "errexit" in self.opts and not self.interactive:
+                    self.vars.frames.pop()
+                    raise ExitShell(1)
+                continue
             if value is None or type(value) is tuple:  # an array or element binding
                 if value is None:
                     await self.do_assign(a, local=True)
@@ -1356,6 +1386,7 @@ class Interp(Expander):
         if error_prefix is None:
             error_prefix = lambda line: f"{self.argv0}: line {line}"  # noqa: E731
         status = 0
+        self.sync_option_vars()  # the options the shell was started with
         try:
             while True:
                 try:
@@ -1380,6 +1411,8 @@ class Interp(Expander):
                     status = await self.run_list(prog.body)
                 except AbortLine as e:
                     status = self.status = e.status
+                    if e.discard and getattr(self, "invocation", "") == "c":
+                        break
         except ExitShell as e:
             status = e.status
         if top_level:
@@ -1434,7 +1467,14 @@ class Interp(Expander):
                 return 2
             if "verbose" in self.opts:
                 await self._echo_input(reader)
-            status = await self.run_list(prog.body)
+            try:
+                status = await self.run_list(prog.body)
+            except AbortLine as e:
+                # the line abandoned is the string's own (bash's parse_and_execute), unless
+                # it is a DISCARD that goes to the top (break 1 2)
+                if e.discard:
+                    raise
+                status = self.status = e.status
         return status
 
     async def _echo_input(self, reader) -> None:
@@ -1676,7 +1716,7 @@ class Interp(Expander):
             if lc.levels > 1:
                 lc.levels -= 1
                 raise
-            return 0, lc.kind
+            return lc.status, lc.kind
 
     async def exec_while(self, node: A.While) -> int:
         return await self.with_redirs(node.redirs, self._while, node)
@@ -2092,6 +2132,7 @@ class BadSubscript(Exception):
 
 _DYNAMIC = {"RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
             "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS"}
+_OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
 _SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}

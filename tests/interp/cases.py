@@ -160,4 +160,71 @@ n=0; z=$((n+=1)) exec; echo "$n"; export e=1; e=2 exec; echo $e; echo hi >&3
     case("aliases", open(pathlib.Path(__file__).with_name("aliases.sh")).read()),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
+    # -- conformance fixes (beyond the spec suite's own cases) -------------------------------
+    case("break-args", r"""for i in a b; do echo $i; break 0; done; echo "st=$?"
+for i in a b; do for j in c d; do echo $i$j; continue -1; done; done; echo "st=$?"
+for i in a b; do echo $i; break -- 1; done
+f() { for i in a; do break 1 2; done; echo in-f; }
+f; echo discarded
+echo next
+break x; echo "outside=$?"
+return; echo "return=$?"
+"""),
+    case("echo-printf-bytes", r"""echo -e 'a\101|\0101|\1' | od -c
+printf '%b|' '\101' '\0101'; echo
+echo -n $'\c0\c-\c?' | od -An -tx1
+printf '%.1s|%3s|%-4s|%3c|%c|' μμ μ μ μ ''; echo
+printf '%x %x\n' "'μ" "'"$'\xce'
+printf -v x '\xce\xbc'; printf '%q %s\n' "$x" ${#x}; y=$'\xce\xbc\xce'; printf '%q\n' "$y"
+"""),
+    case("getopts-bind", r"""set -- -a -b x rest; getopts ab: o-; echo "$? $OPTIND"; getopts ab: o-; echo "$? $OPTIND $OPTARG"
+OPTIND=9; getopts ab: o; echo "$? $OPTIND $o"
+"""),
+    case("read-delims", "printf 'a\\\nb,c\\,d,e' | { read -d , x; echo \"[$x]\"; read -d , y; echo \"[$y]\"; }\n"
+                       "printf 'p\\0q\\0' | { mapfile -d '' m; echo \"${#m[@]} ${m[1]}|\"; }\n"),
+    case("glob-backslash-skipdots", r"""for v in 'a\*' '\a*' 'a\\b*' '*\\*' 'x\y*' '[a]\b' '*\'; do echo "$v =>" $v; done
+echo -{Z..a}
+shopt -u globskipdots; echo .* d/.* .?
+""", files={"a\\b": "", "a*b": "", "ab": "", "x\\y": "", "d/f": ""}),
+    case("patsub-match-length", r"""s='a]b'; for pat in '[^]]' '[^]x]' '[^x]]' '[]]' '[]x]' '[!]a]' '*[^]]' '[^]]*' '?[^]]' '[^]]?' 'b' '?' '[[:alpha:]]' '[[:alpha:]]]' '[a' 'a]' '\]'; do echo "$pat: //=${s//$pat/z} /=${s/$pat/z} /#=${s/#$pat/z} /%=${s/%$pat/z}"; done
+x=/a/b; echo "${x////_}" "${x///_}" "${x//#/_}" "${x/#//_}"
+"""),
+    case("shellopts-live", r"""echo "$SHELLOPTS"; set -eu; echo "$SHELLOPTS"; set +eu -o pipefail; echo $SHELLOPTS
+(set -x; echo ${#SHELLOPTS}) 2>/dev/null; shopt -s nullglob; [[ $BASHOPTS == *nullglob* ]] && echo nullglob
+SHELLOPTS=x; echo "$?"; declare -p SHELLOPTS
+"""),
+    case("arith-cr", "x=$'4\\r'; echo $((x + 1)); echo next\necho $((1 +\r2))\necho $(( 2 ))\n"),
+    case("readonly-assign", r"""readonly r=1
+f() { r=2; echo in-f; }
+f; echo after
+echo next
+for i in 1 2; do r=3; echo loop; done
+(r=4; echo sub); echo st=$?
+x=$(r=5; echo cs); echo "x=$x"
+r=6 true && echo yes
+true | r=7; echo "ps=${PIPESTATUS[*]}"
+r=3 :; echo "st=$?"
+r=3 eval "echo in"; echo "st=$?"
+f() { echo f; }; r=4 f; echo "st=$?"
+r=5 cat /dev/null; echo "st=$?"
+r=5 nosuch; echo "st=$?"
+x=1 r=2 y=3; echo "x=$x y=$y"
+"""),
+    case("eval-abort-line", r"""eval 'echo $((1/0)); echo in'; echo "after $?"
+readonly r=1
+eval "r=2; echo in2"; echo "after2 $?"
+eval $'echo $((1/0)); echo in\necho in3'; echo "after3 $?"
+f() { local x=local; readonly x; eval 'x=bar'; echo "status=$?"; }; f
+eval 'for i in a; do break 1 2; done; echo in4'; echo "not reached"
+echo next
+"""),
+    case("readonly-errexit", r"""set -e
+readonly r=1
+(r=2) || echo caught
+echo next
+x=$(r=3) || echo c2
+echo n2
+r=4 true || echo c3; echo n3
+if r=5; then echo then; fi
+"""),
 ]

@@ -47,7 +47,7 @@ def to_int64(v: int) -> int:
     return v - 0x10000000000000000 if v & 0x8000000000000000 else v
 
 
-_WS = " \t\n\r"
+_WS = " \t\n"  # not \r: bash's arithmetic whitespace
 _ARITH_OP_CHARS = set("=><!~&|^+-*/%?:(),")
 _VAR_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _VAR_CHARS = _VAR_START | set("0123456789")

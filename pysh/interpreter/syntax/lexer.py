@@ -199,14 +199,25 @@ def decode_ansi_c(s: str) -> str:
                 i += 1
                 if ch == "\\" and i < n and s[i] == "\\":
                     i += 1
-                out.append(chr(ord(ch.upper()) ^ 0x40) if ch != "?" else "\x7f")
+                out.append(chr(ord(ch.upper()) & 0x1F) if ch != "?" else "\x7f")
             else:
                 out.append("\\c")
         else:
             out.append("\\" + e)
-    r = "".join(out)
+    r = canonical_bytes("".join(out))
     nul = r.find("\0")
     return r if nul < 0 else r[:nul]
+
+
+def canonical_bytes(s: str) -> str:
+    """Escaped bytes that spell valid UTF-8 together (``$'\\xce\\xbc'``) are that
+    character: a string is its bytes, decoded with surrogateescape."""
+    if s.isascii():
+        return s
+    try:
+        return s.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    except UnicodeError:  # a lone surrogate code point from \\u: kept as it is
+        return s
 
 
 # ---------------------------------------------------------------------------
@@ -1539,7 +1550,9 @@ class Lexer:
             else:
                 node.op = "/"
                 i += 1
-            node.arg, i = self._operand(i, in_dq, value=False, stop_slash=True)
+            # bash: a pattern of ${x//...} that starts with '/' keeps it (${x////c})
+            node.arg, i = self._operand(i, in_dq, value=False, stop_slash=True,
+                                        lead_slash=node.op == "//")
             if self.text[i] == "/":
                 node.arg2, i = self._operand(i + 1, in_dq, value=False, repl=True)
             return node, i + 1
@@ -1670,7 +1683,7 @@ class Lexer:
         parts = merge_lits(parts)
         return self._make_arith(parts, self.text[start:i]), i
 
-    def _operand(self, i, in_dq, *, value, stop_slash=False, repl=False):
+    def _operand(self, i, in_dq, *, value, stop_slash=False, repl=False, lead_slash=False):
         """Operand word of ${x op word}; returns (Word, index of the closing char)."""
         start = i
         parts: list = []
@@ -1696,7 +1709,7 @@ class Lexer:
                 parts.append(A.Lit("{"))
                 i += 1
                 continue
-            if c == "/" and stop_slash and depth == 0:
+            if c == "/" and stop_slash and depth == 0 and not (lead_slash and i == start):
                 break
             if c == "'":
                 j = text.find("'", i + 1)
