@@ -49,6 +49,7 @@ FILES: dict[str, str] = {
     "file": "pysh.builtins.filetype:main",
     "mktemp": "pysh.builtins.mktemp:main",
     "truncate": "pysh.builtins.truncate:main",
+    "dd": "pysh.builtins.dd:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
