@@ -112,6 +112,7 @@ SYSTEM: dict[str, str] = {
     "sleep": "pysh.builtins.timing:sleep_main",
     "timeout": "pysh.builtins.timing:timeout_main",
     "getopt": "pysh.builtins.getopt_cmd:main",
+    "envsubst": "pysh.builtins.envsubst:main",
     "nohup": "pysh.builtins.wrappers:nohup_main",
     "nice": "pysh.builtins.wrappers:nice_main",
     "stdbuf": "pysh.builtins.wrappers:stdbuf_main",
