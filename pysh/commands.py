@@ -113,6 +113,8 @@ SYSTEM: dict[str, str] = {
     "timeout": "pysh.builtins.timing:timeout_main",
     "getopt": "pysh.builtins.getopt_cmd:main",
     "envsubst": "pysh.builtins.envsubst:main",
+    "less": "pysh.builtins.pager:less_main",
+    "more": "pysh.builtins.pager:more_main",
     "nohup": "pysh.builtins.wrappers:nohup_main",
     "nice": "pysh.builtins.wrappers:nice_main",
     "stdbuf": "pysh.builtins.wrappers:stdbuf_main",
