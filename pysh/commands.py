@@ -113,6 +113,7 @@ SYSTEM: dict[str, str] = {
     "timeout": "pysh.builtins.timing:timeout_main",
     "getopt": "pysh.builtins.getopt_cmd:main",
     "envsubst": "pysh.builtins.envsubst:main",
+    "iconv": "pysh.builtins.iconv:main",
     "less": "pysh.builtins.pager:less_main",
     "more": "pysh.builtins.pager:more_main",
     "nohup": "pysh.builtins.wrappers:nohup_main",
