@@ -49,6 +49,7 @@ FILES: dict[str, str] = {
     "file": "pysh.builtins.filetype:main",
     "mktemp": "pysh.builtins.mktemp:main",
     "truncate": "pysh.builtins.truncate:main",
+    "patch": "pysh.builtins.patch:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
