@@ -506,12 +506,12 @@ class Interp(Expander):
             return {0: str(len(self.positional_list()))}
         return None
 
-    # The three call-stack arrays end with the script itself (main, its file, line 0) only
-    # when the shell runs a script file; -c, stdin and the REPL have no such bottom entry.
     def alias_table(self) -> dict[str, str] | None:
         """The aliases the parser expands (shopt expand_aliases), or None."""
         return self.aliases if "expand_aliases" in self.shopts and self.aliases else None
 
+    # The three call-stack arrays end with the script itself (main, its file, line 0) only
+    # when the shell runs a script file; -c, stdin and the REPL have no such bottom entry.
     def funcname_array(self) -> list[str]:
         """FUNCNAME: set only while a function runs (a sourced file shows as ``source``)."""
         stack = self.call_stack

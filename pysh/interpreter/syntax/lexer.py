@@ -655,7 +655,8 @@ class Lexer:
             if (w not in _CONTEXT_WORDS and st.heredoc_op is None
                     and last not in _SLOW_AFTER and not st.casepat):
                 end = m.end()
-                if self.aliases is not None and self._expand_alias(i, end, [A.Lit(w)]):
+                if self.aliases is not None and (st.cmd_start or self._alias_check_at >= 0) \
+                        and self._expand_alias(i, end, [A.Lit(w)]):
                     return self.next_token()
                 self.i = end
                 if last == REDIR_OP:
