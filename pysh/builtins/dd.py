@@ -136,7 +136,7 @@ def _number(text: str) -> tuple[int, bool]:
     in_bytes = False
     body = text[:-2] + "M" if text.endswith("xM") else text  # the suffix xM is M
     pieces = body.split("x")
-    for k, piece in enumerate(pieces):
+    for piece in pieces:
         m = _NUM_RE.fullmatch(piece)
         if m is None:
             raise _Bad(f"invalid number: {quote(text)}")
