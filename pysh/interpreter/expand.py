@@ -494,7 +494,8 @@ class Expander:
                     null = (DEFAULT_IFS[0] if ifs is None else ifs[:1]).join(values) == ""
                 else:
                     null = not values or (len(values) == 1 and values[0] == "")
-                present = bool(values) and not (colon and null)
+                # bash: through ${!ref} with ref=a[@], the colon tests only for elements
+                present = bool(values) and not (colon and null and not p.indirect)
             else:
                 present = is_set and not (colon and value == "")
             if base == "-":
