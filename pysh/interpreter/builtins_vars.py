@@ -173,7 +173,11 @@ async def b_declare(interp, argv):
             if fn is None:
                 status = 1
                 continue
-            if func_names:
+            if func_names and operands and "extdebug" in interp.shopts:
+                # the line and file it was defined in
+                where = interp.func_files.get(n, "main")
+                await interp.out(f"{n} {fn.line} {where}\n")
+            elif func_names:
                 await interp.out(f"{n}\n" if operands else f"declare -f {n}\n")
             else:
                 await interp.out(format_function(fn) + "\n")

@@ -219,4 +219,54 @@ echo n2
 r=4 true || echo c3; echo n3
 if r=5; then echo then; fi
 """),
+    case("simple-command-lines", r"""echo a
+eval "
+
+echo \$LINENO"
+eval "
+
+f() { :; }"; shopt -s extdebug; declare -F f
+f2() {
+:
+}; declare -F f2
+echo $LINENO "
+
+" $LINENO
+echo "
+" $LINENO
+x=$LINENO"
+"; echo $x
+f() { echo "${BASH_LINENO[0]}"; }
+f
+f "
+"
+f \
+ x
+x=1 f
+x="
+" f
+ f "" "
+"
+f <<EOF
+hi
+EOF
+f | cat
+! f
+"""),
+    case("declare-F-extdebug", r"""f() {
+ echo
+}
+
+  g ()
+{ :; }
+shopt -s extdebug; declare -F f g
+echo "h() { :; }" > s.sh; . ./s.sh; declare -F h
+eval "
+
+k() { :; }"; declare -F k
+declare -F; shopt -u extdebug; declare -F f
+"""),
+    case("indirect-array-colon", r"""a=(""); ref='a[@]'; echo "[${!ref:-x}] [${!ref:+y}]"; a=(); echo "[${!ref:-x}] [${!ref:+y}]"
+a=("" ""); ref='a[*]'; IFS=; echo "[${!ref:-x}] [${a[*]:-x}]"
+"""),
 ]
