@@ -1235,7 +1235,9 @@ class Interp(Expander):
                 continue
         return None
 
-    async def run_external(self, argv: list[str], assigns, redirs, prepared=None) -> int:
+    async def run_external(self, argv: list[str], assigns, redirs, prepared=None,
+                           argv0: str | None = None) -> int:
+        """``argv0``: what the command is told it is called (exec -a)."""
         name = argv[0]
         if "/" in name:
             found = ("script", name)
@@ -1265,8 +1267,10 @@ class Interp(Expander):
                 if func is None:
                     await self._diag_fds(fds, f"{name}: command not found")
                     return 127
-                return await self.run_registered(func, argv, fds, env)
-            return await self.run_script_file(path, argv, fds, env)
+                return await self.run_registered(func, argv if argv0 is None else [argv0] + argv[1:],
+                                                 fds, env)
+            return await self.run_script_file(path, argv if argv0 is None else [argv0] + argv[1:],
+                                              fds, env)
         except CommandLoadError:
             await self._diag_fds(fds, f"{name}: command failed to load")
             return 126

@@ -269,4 +269,6 @@ declare -F; shopt -u extdebug; declare -F f
     case("indirect-array-colon", r"""a=(""); ref='a[@]'; echo "[${!ref:-x}] [${!ref:+y}]"; a=(); echo "[${!ref:-x}] [${!ref:+y}]"
 a=("" ""); ref='a[*]'; IFS=; echo "[${!ref:-x}] [${a[*]:-x}]"
 """),
+    case("exec-a", r"""(exec -a FOOPROC sh -c 'echo $0'); (exec -a NAME bash -c 'echo $0 $1' a b); exec -a X echo done
+"""),
 ]
