@@ -1060,6 +1060,8 @@ class Interp(Expander):
         assigns = node.assigns if node is not None else []
         redirs = node.redirs if node is not None else []
         fn = self.funcs.get(name)
+        if fn is not None and name in _SPECIAL_BUILTINS and "posix" in self.opts:
+            fn = None  # POSIX: special builtins are found before functions
         builtin = None if fn is not None else self.session.builtins.get(name)
         if fn is None and builtin is None:
             return await self.run_external(argv, assigns, redirs, prepared)
@@ -1093,7 +1095,10 @@ class Interp(Expander):
             if red is not None:
                 red.close()
             if temp_saved is not None:
-                self._restore_temp(temp_saved)
+                if builtin is not None and name in _SPECIAL_BUILTINS and "posix" in self.opts:
+                    self._merge_temp(temp_saved)
+                else:
+                    self._restore_temp(temp_saved)
 
     async def _run_builtin(self, builtin, argv: list[str]) -> int:
         try:
@@ -1129,15 +1134,22 @@ class Interp(Expander):
     async def _temp_assigns(self, assigns, special: bool, prepared: list | None = None):
         """``X=1 cmd`` for functions and builtins: bindings in a temp frame, exported.
 
-        In POSIX mode, assignments before special builtins persist instead.
+        In POSIX mode, those before special builtins persist after it (_merge_temp).
         """
-        if special and "posix" in self.opts:
-            await self._assign_each(assigns, prepared)
-            return None
         values = []
         for i, a in enumerate(assigns):
-            if a.array is not None or a.index is not None:
-                values.append((a, None if prepared is None else prepared[i]))
+            if a.index is not None:
+                # bash: not a name to bind in a command's environment; the command runs
+                await self.diag(f"`{a.name}[{a.index.text}]': not a valid identifier")
+                continue
+            if a.array is not None:
+                # bash binds the text of the list, its words expanded: B=(b b) is "(b b)"
+                _, items = prepared[i] if prepared is not None else await self.prepare_assign(a)
+                value = "(" + " ".join(v if k is None else f"[{k}]{'+' if app else ''}={v}"
+                                       for k, v, app in items) + ")"
+                if a.append:
+                    value = (self.get_scalar(a.name) or "") + value
+                values.append((a, value))
                 continue
             if prepared is not None:
                 value = prepared[i][1]
@@ -1168,6 +1180,19 @@ class Interp(Expander):
             frame.locals[a.name] = Var(self._coerce(old, value, a.name), attrs)
         self.vars.env_version += 1
         return frame
+
+    def _merge_temp(self, frame) -> None:
+        """bash's merge_temporary_env: the temp bindings that survived the special
+        builtin (``x=1 unset x`` leaves none) are made in the shell, still exported."""
+        self._restore_temp(frame)
+        for name, v in frame.locals.items():
+            if v.value is None or isinstance(v.value, dict):
+                continue
+            self.assign(name, v.value)
+            nv = self.vars.lookup(name)
+            if nv is not None:
+                nv.attrs |= v.attrs & EXPORT
+        self.vars.env_version += 1
 
     def _restore_temp(self, frame) -> None:
         frames = self.vars.frames

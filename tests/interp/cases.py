@@ -271,4 +271,16 @@ a=("" ""); ref='a[*]'; IFS=; echo "[${!ref:-x}] [${a[*]:-x}]"
 """),
     case("exec-a", r"""(exec -a FOOPROC sh -c 'echo $0'); (exec -a NAME bash -c 'echo $0 $1' a b); exec -a X echo done
 """),
+    case("prefix-array-bindings", r"""f() { declare -p B; }; B=(1 2) f; B=(1 "x  y") f; B=([k]=v) env | grep ^B=
+a=(x); a+=(y) env | grep ^a=
+a=(x)
+a[1]=z true; echo "st=$?"
+echo next
+f() { echo "f ${a[*]}"; }
+a[1]=z f; echo "st=$?"
+"""),
+    case("posix-special-prefix", r"""x=42; x=tmp unset x; echo "x=$x"
+set -o posix; x=1 :; echo "x=$x"; y=2 eval 'echo in $y'; echo "y=$y"; env | grep '^y='; z=3 true; echo "z=${z-unset}"
+g() { x=42; x=tmp unset x; echo "x=$x"; x=42; x=tmp eval 'unset x'; echo "x=$x"; }; g
+"""),
 ]
