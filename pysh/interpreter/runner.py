@@ -1500,7 +1500,10 @@ class Interp(Expander):
     async def exec_pipeline(self, node: A.Pipeline) -> int:
         t0 = time.monotonic() if node.timed else 0.0
         cmds = node.commands
-        if node.negated:
+        # bash ignores failures under `!` only when errexit is on as it starts (so a
+        # function that turns it on itself still exits)
+        suppress = node.negated and "errexit" in self.opts
+        if suppress:
             self.errexit_suppressed += 1
         try:
             if len(cmds) == 1:
@@ -1509,7 +1512,7 @@ class Interp(Expander):
             else:
                 status = await self._run_stages(node)
         finally:
-            if node.negated:
+            if suppress:
                 self.errexit_suppressed -= 1
         if node.timed:
             await self._report_time(time.monotonic() - t0, node.time_posix)
@@ -1873,6 +1876,11 @@ class Interp(Expander):
 
     async def exec_funcdef(self, node: A.FunctionDef) -> int:
         name = node.name
+        if any(c in name for c in "$'\"\\"):
+            # bash's check_identifier: a name with an expansion or quoting is refused
+            self.lineno = node.line
+            await self.diag(f"`{name}': not a valid identifier")
+            return 1
         if name in _SPECIAL_BUILTINS and "posix" in self.opts:
             await self.diag(f"`{name}': is a special builtin")
             if not self.interactive:

@@ -283,4 +283,10 @@ a[1]=z f; echo "st=$?"
 set -o posix; x=1 :; echo "x=$x"; y=2 eval 'echo in $y'; echo "y=$y"; env | grep '^y='; z=3 true; echo "z=${z-unset}"
 g() { x=42; x=tmp unset x; echo "x=$x"; x=42; x=tmp eval 'unset x'; echo "x=$x"; }; g
 """),
+    case("funcdef-bad-names", r"""$foo-bar() { ls ; }; echo "st=$?"
+function $x { :; }; echo "st=$?"; "q"() { :; }; echo "st=$?"; a-b() { echo ab; }; a-b
+"""),
+    case("errexit-negated-function", r"""g() { false; echo "g goes on"; }; set -e; ! g; echo after-g; set +e
+foo() { set -e; false; echo "not reached"; }; ! foo; echo "not reached either"
+"""),
 ]
