@@ -76,6 +76,19 @@ def declare_line(name: str, var: Var, assignment_only: bool = False) -> str:
     return f"declare -{flags.lstrip('-')} {text}" if flags != "-" else f"declare -- {text}"
 
 
+def declaration_flags(var: Var) -> str:
+    """The letters of declare's flags for this variable ('' for none)."""
+    return _flags(var)
+
+
+def declare_key(k: str) -> str:
+    return _assoc_key(k)
+
+
+def declare_value(v: str) -> str:
+    return _value_text(v)
+
+
 def _assoc_key(k: str) -> str:
     if k and all(c.isalnum() or c in "_./-" for c in k):
         return k

@@ -289,4 +289,17 @@ function $x { :; }; echo "st=$?"; "q"() { :; }; echo "st=$?"; a-b() { echo ab; }
     case("errexit-negated-function", r"""g() { false; echo "g goes on"; }; set -e; ! g; echo after-g; set +e
 foo() { set -e; false; echo "not reached"; }; ! foo; echo "not reached either"
 """),
+    case("transform-ops", r"""empty=''; x=x
+echo "[${x@Q}] [${empty@Q}] [${undef@Q}]" ${undef@Q} ${x@Q}
+echo "[${x@K}] [${empty@K}] [${undef@K}] [${x@k}] [${undef@k}]"
+echo "[${x@A}] [${empty@A}] [${undef@A}] [${undef@a}] [${undef@E}] [${undef@U}]"
+declare -i u; echo "[${u@a}] [${u@A}] [${u@Q}] [${u@K}]"
+declare -a ar; echo "[${ar@a}] [${ar@A}] [${ar[@]@K}] [${ar[@]@A}]"
+ar=(1 "x y"); echo "[${ar@A}] [${ar[@]@A}] [${ar[1]@A}] [${ar@K}] [${ar[@]@K}] [${ar[*]@K}]"; printf '<%s>' ${ar[@]@k}; echo
+declare -A A=([x]=y [k]="a b"); echo "[${A[@]@A}] [${A[x]@A}] [${A@K}] [${A[@]@K}] [${A@Q}] [${A[@]@Q}] [${A@a}] [${A[@]@a}]"; printf '<%s>' "${A[@]@k}"; echo
+n=5; declare -i n; echo "[${n@A}]"; declare -r x; echo "[${x@A}] [${x@a}]"; export e=1; echo "[${e@A}]"
+set -- a "b c"; echo "[${@@Q}] [${*@Q}] [${1@A}] [${@@K}]"
+s=123; echo "[${s::}] [${s:1:}] [${s: }]"; echo ${s:}; echo not-reached
+echo next
+"""),
 ]

@@ -1486,6 +1486,8 @@ class Lexer:
             node.arg, i = self._operand(i + 1, in_dq, value=True)
             return node, i + 1
         if c == ":":
+            if self._ch(i + 1) == "}":  # ${s:} (${s: } is an offset of 0)
+                raise _BadSubst
             node.op = ":"
             node.offset, i = self._slice_part(i + 1, ":}")
             if self.text[i] == ":":
