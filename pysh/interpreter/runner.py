@@ -968,6 +968,12 @@ class Interp(Expander):
 
     async def prepare_assign(self, a: A.Assign):
         """Expand an assignment's words (keys and values), without assigning yet."""
+        if a.index is not None:
+            if a.array is not None:
+                raise ExpansionError(f"{a.name}[{a.index.text}]: cannot assign list to array member",
+                                     action="line")
+            if a.index.text == "":
+                raise ExpansionError(f"{a.name}[]: bad array subscript", action="line")
         if a.array is not None:
             items = []
             for el in a.array:

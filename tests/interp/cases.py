@@ -302,4 +302,22 @@ set -- a "b c"; echo "[${@@Q}] [${*@Q}] [${1@A}] [${@@K}]"
 s=123; echo "[${s::}] [${s:1:}] [${s: }]"; echo ${s:}; echo not-reached
 echo next
 """),
+    case("empty-subscripts-list-to-element", r"""a=(1 2 3)
+a[]=42; echo "st=$?"
+echo ${a[@]}
+echo ${a[]}; echo "st=$?"
+echo next
+a=(1 2 3)
+echo ${a[ ]}; echo "st=$?"
+echo next
+a[ ]=5; echo st=$?
+echo ${#a[]}
+echo n2
+declare -A A; A[]=1
+echo n3
+a=(1 "2 3")
+a[-1]+=(4 5); echo st=$?
+echo next ${a[@]}
+a[0]=(x); echo st=$?
+"""),
 ]

@@ -1436,7 +1436,7 @@ class Lexer:
                 k = j
                 if self._ch(j) == "[" and _NAME_RE.fullmatch(self.text[i + 1:j]):
                     got = self._scan_arith(j + 1, "]")
-                    if got is None:
+                    if got is None or got[0].text == "":  # ${#a[]}
                         raise _BadSubst
                     k = got[1]
                 if self._ch(k) == "}":
@@ -1462,7 +1462,7 @@ class Lexer:
         c = self._ch(i)
         if c == "[" and _NAME_RE.fullmatch(name):
             got = self._scan_arith(i + 1, "]")
-            if got is None:
+            if got is None or got[0].text == "":  # ${a[]}
                 raise _BadSubst
             index, i = got
             c = self._ch(i)
