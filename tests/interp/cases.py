@@ -320,4 +320,7 @@ a[-1]+=(4 5); echo st=$?
 echo next ${a[@]}
 a[0]=(x); echo st=$?
 """),
+    case("dq-operand-single-quotes", r"""var='a b'; echo "${U:-'$var'}"; echo "${U:-'}'}"; echo "${U:-'\$var'}"; echo "${U:-'"x"'}"; echo "${U:-'a\b'}"; echo ${U:-'$var'}; echo "${U:-'a
+ b'}" "${U-'$(echo c)'}" "${var:+'$var'}"
+"""),
 ]

@@ -1643,8 +1643,12 @@ class Lexer:
         parts = merge_lits(parts)
         return self._make_arith(parts, self.text[start:i]), i
 
-    def _operand(self, i, in_dq, *, value, stop_slash=False, repl=False, lead_slash=False):
-        """Operand word of ${x op word}; returns (Word, index of the closing char)."""
+    def _operand(self, i, in_dq, *, value, stop_slash=False, repl=False, lead_slash=False,
+                 sq_inner=False):
+        """Operand word of ${x op word}; returns (Word, index of the closing char).
+
+        ``sq_inner``: inside '...' of a value operand in double quotes, up to the
+        closing quote: bash keeps the quotes and expands what is between them."""
         start = i
         parts: list = []
         depth = 0
@@ -1654,9 +1658,15 @@ class Lexer:
             text = self.text
             if i >= len(text):
                 if not self.more():
-                    raise self.eof_error("}", self._brace_start)
+                    raise self.eof_error("'" if sq_inner else "}", self._brace_start)
                 continue
             c = text[i]
+            if sq_inner and c in "'{}":
+                if c == "'":
+                    break
+                parts.append(A.Lit(c))
+                i += 1
+                continue
             if c == "}":
                 if depth == 0:
                     break
@@ -1679,7 +1689,11 @@ class Lexer:
                     text = self.text
                     j = text.find("'", i + 1)
                 if sq_literal:
-                    parts.append(A.Lit(text[i:j + 1]))
+                    # "${x:-'$v'}": the quotes stay, $v is expanded
+                    inner, j = self._operand(i + 1, in_dq, value=True, sq_inner=True)
+                    parts.append(A.Lit("'"))
+                    parts.extend(inner.parts)
+                    parts.append(A.Lit("'"))
                 else:
                     parts.append(A.SQ(text[i + 1:j]))
                 i = j + 1
@@ -1736,7 +1750,7 @@ class Lexer:
         parts = merge_lits(parts)
         if not in_dq:
             parts = tilde_prefix(parts)
-        if sq_literal:
+        if sq_literal and not sq_inner:
             # inside double quotes a value operand is itself double-quoted
             wparts = [A.DQ(parts)] if parts else []
         else:
