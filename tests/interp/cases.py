@@ -323,4 +323,8 @@ a[0]=(x); echo st=$?
     case("dq-operand-single-quotes", r"""var='a b'; echo "${U:-'$var'}"; echo "${U:-'}'}"; echo "${U:-'\$var'}"; echo "${U:-'"x"'}"; echo "${U:-'a\b'}"; echo ${U:-'$var'}; echo "${U:-'a
  b'}" "${U-'$(echo c)'}" "${var:+'$var'}"
 """),
+    case("dup-redirect-file-words", r"""set -- "2 3" "c d"; echo hi 1>& "$@"; echo "st=$?"
+set -- "2 3"; echo hi 1>& "$@"; echo "st=$?"; cat "2 3"
+x="a b"; echo hi >& $x; echo "st=$?"; touch g1; echo there >& g*; cat g1
+"""),
 ]
