@@ -327,4 +327,8 @@ a[0]=(x); echo st=$?
 set -- "2 3"; echo hi 1>& "$@"; echo "st=$?"; cat "2 3"
 x="a b"; echo hi >& $x; echo "st=$?"; touch g1; echo there >& g*; cat g1
 """),
+    case("declare-through-nameref", r"""x=1; declare -n r=x; export r=5; echo "x=$x r=$r"; declare -p x r; readonly r=7; echo "x=$x"; declare -p x r; declare r=9; echo "x=$x"; declare -p r
+y=2; declare -n q=y; export q; readonly q; declare -p y q; declare -i q; declare -p y; f() { local r=3; declare -p r; }; f; declare +n q; declare -p q
+declare -A A=([K]=val); declare -n ref='A["K"]'; ref=v2; key=K; declare -n ref='A[$key]'; echo "$ref"; ref=v3; echo "${A[K]}"
+"""),
 ]
