@@ -142,6 +142,7 @@ class Interp(Expander):
         self.shopts: set[str] = set(DEFAULT_SHOPT)
         self.traps: dict[str, str] = {}
         self.aliases: dict[str, str] = {}
+        self.deferred_diags: list[str] = []  # messages from code that cannot await
         self.cwd = cwd or session.root.cwd
         self.dirstack: list[str] = []
         self.fds: dict[int, InputStream | OutputStream] = fds if fds is not None else {}
@@ -223,6 +224,7 @@ class Interp(Expander):
         new.traps = {k: v for k, v in self.traps.items() if v == ""}  # ignored stay ignored
         new.parent_traps = dict(self.traps)
         new.aliases = dict(self.aliases)
+        new.deferred_diags = []
         new.dirstack = list(self.dirstack)
         new.fds = {k: s.dup() for k, s in self.fds.items()}
         new.argv = list(self.argv)

@@ -331,4 +331,7 @@ x="a b"; echo hi >& $x; echo "st=$?"; touch g1; echo there >& g*; cat g1
 y=2; declare -n q=y; export q; readonly q; declare -p y q; declare -i q; declare -p y; f() { local r=3; declare -p r; }; f; declare +n q; declare -p q
 declare -A A=([K]=val); declare -n ref='A["K"]'; ref=v2; key=K; declare -n ref='A[$key]'; echo "$ref"; ref=v3; echo "${A[K]}"
 """),
+    case("v-negative-subscript", r"""e=(); [[ -v e[-1] ]]; echo "st=$?"; [[ ! -v e[-1] ]]; echo "st=$?"
+e=(1); [[ -v e[-1] ]]; echo "st=$?"; [[ -v e[-2] ]]; echo "st=$?"; test -v "e[-3]"; echo "st=$?"; (e=(); [ -v "e[-1]" ] || echo sub)
+"""),
 ]
