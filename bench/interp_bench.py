@@ -28,6 +28,8 @@ SCRIPTS = [
     ("3000 function calls + local", 'f() { local a=$1 b; b=$((a + 1)); r=$b; }; for ((i=0; i<3000; i++)); do f $i; done; echo $r'),
     ("param expansion x3000", 'p=/usr/local/lib/python3/site.py; for ((i=0; i<3000; i++)); do a=${p##*/}; b=${p%/*}; c=${p//o/0}; d=${#p}; done; echo $a $b $c $d'),
     ("seq 200000 | wc -l", "seq 1 200000 | wc -l"),
+    ("while read x20000", 'n=0; while read -r l; do n=$((n + l)); done < <(seq 1 20000); echo $n'),
+    ("mapfile 100000 lines", 'mapfile -t a < <(seq 1 100000); echo ${#a[@]}'),
 ]
 
 

@@ -598,7 +598,9 @@ class Sandbox:
                 status = await saved.enter_cwd(cwd)
             if status is None:
                 saved.apply()
-                progs = _cached_programs(script)
+                # a parse made once serves every call, unless aliases can change it
+                progs = None if interp.alias_table() is not None or "alias" in script \
+                    else _cached_programs(script)
 
                 tracker = None if loop is None else _TaskTracker(None if loop is _ASYNCIO else loop.tg)
 
@@ -788,7 +790,8 @@ async def _run_text(interp, text: str) -> int:
     from pysh.interpreter.syntax import CommandReader
 
     lines = iter(text.splitlines(keepends=True))
-    reader = CommandReader(lambda: next(lines, None), name=interp.argv0, extglob=lambda: True)
+    reader = CommandReader(lambda: next(lines, None), name=interp.argv0, extglob=lambda: True,
+                           aliases=interp.alias_table)
     return await interp.run_reader(reader)
 
 

@@ -286,6 +286,7 @@ def _run_batch(o: Options, ex) -> int:
                 return await _run_text(it, source, lambda n: f"{argv0}: line {n}")
             it.invocation = "stdin"
             reader = CommandReader(lambda: stdin.readline_blocking().decode("utf-8", "surrogateescape"),
+                                   aliases=it.alias_table,
                                    name=argv0, extglob=lambda: True)
             return await it.run_reader(reader, error_prefix=lambda n: argv0)
 
@@ -300,7 +301,8 @@ def _run_batch(o: Options, ex) -> int:
 async def _run_text(interp, text: str, error_prefix) -> int:
     from pysh.interpreter.syntax import CommandReader
 
-    reader = CommandReader(text, name=interp.argv0, extglob=lambda: True)
+    reader = CommandReader(text, name=interp.argv0, extglob=lambda: True,
+                           aliases=interp.alias_table)
     return await interp.run_reader(reader, error_prefix=error_prefix)
 
 

@@ -74,6 +74,8 @@ TEXT: dict[str, str] = {
     "cmp": "pysh.builtins.cmp:main",
     "od": "pysh.builtins.od:main",
     "xxd": "pysh.builtins.xxd:main",
+    "hexdump": "pysh.builtins.hexdump:main",
+    "hd": "pysh.builtins.hexdump:main",
     "column": "pysh.builtins.column:main",
     "split": "pysh.builtins.split:main",
     "shuf": "pysh.builtins.shuf:main",

@@ -219,6 +219,7 @@ class Repl:
                                   interactive=True)
         self.interp.opts |= options.set_on
         self.interp.opts -= options.set_off
+        self.interp.shopts.add("expand_aliases")  # on in interactive shells, as in bash
         self.prompt_active = False
         self.exit_status: int | None = None
         self.tg = None
@@ -246,7 +247,8 @@ class Repl:
         interp = self.interp
         fresh_budget(interp, self.options.timeout)
         lines = iter(source.splitlines(keepends=True))
-        reader = CommandReader(lambda: next(lines, None), name=interp.argv0, extglob=lambda: True)
+        reader = CommandReader(lambda: next(lines, None), name=interp.argv0, extglob=lambda: True,
+                               aliases=interp.alias_table)
 
         async def body(it):
             from pysh.interpreter.syntax.errors import ParseError

@@ -4,6 +4,7 @@ eval/source/exec, command lookup, jobs, traps, test.
 
 from __future__ import annotations
 
+import errno
 import posixpath
 
 import anyio
@@ -415,16 +416,19 @@ async def b_source(interp, argv):
     err = None
     for c in candidates:
         try:
-            if fs.is_file(c):
-                data = fs.read_bytes(c)
-                break
-            fs.stat(c)
-            err = FileSystemError(21, c)
+            if fs.is_dir(c):
+                err = FileSystemError(21, c)
+                continue
+            data = fs.read_bytes(c)  # a regular file or a device (. /dev/null)
+            break
         except FileSystemError as e:
             err = err or e
     if data is None:
-        msg = err.strerror if err is not None else "file not found"
-        await interp.diag(f"{path}: {msg}")
+        if err is not None and err.errno == errno.EISDIR:
+            await interp.diag(f"{name}: {path}: is a directory")
+        else:
+            await interp.diag(f"{path}: {err.strerror if err is not None else 'file not found'}")
+        await _source_return_trap(interp)
         return 1
     limit = interp.budget.limits.max_call_depth
     if interp.call_depth >= limit:
@@ -442,9 +446,9 @@ async def b_source(interp, argv):
     try:
         interp.lineno = 0
         status = await interp.eval_string(decode(data), name=path)
-        return 1 if status == 2 and interp.last_parse_failed else status
+        status = 1 if status == 2 and interp.last_parse_failed else status
     except ReturnFromFunction as r:
-        return r.status
+        status = r.status
     finally:
         interp.source_depth -= 1
         interp.call_depth -= 1
@@ -452,6 +456,14 @@ async def b_source(interp, argv):
         interp.lineno = saved_line
         if saved_args is not None:
             interp.set_positional(saved_args)
+    await _source_return_trap(interp)
+    return status
+
+
+async def _source_return_trap(interp) -> None:
+    """bash runs the RETURN trap when `source` ends, even if the file could not be read."""
+    if "RETURN" in interp.traps and not interp.in_trap:
+        await interp.run_trap("RETURN")
 
 
 @builtin("exec")

@@ -508,6 +508,10 @@ class Interp(Expander):
             return {0: str(len(self.positional_list()))}
         return None
 
+    def alias_table(self) -> dict[str, str] | None:
+        """The aliases the parser expands (shopt expand_aliases), or None."""
+        return self.aliases if "expand_aliases" in self.shopts and self.aliases else None
+
     # The three call-stack arrays end with the script itself (main, its file, line 0) only
     # when the shell runs a script file; -c, stdin and the REPL have no such bottom entry.
     def funcname_array(self) -> list[str]:
@@ -1074,8 +1078,11 @@ class Interp(Expander):
         if fn is None and builtin is None:
             return await self.run_external(argv, assigns, redirs, prepared)
         if name == "exec" and fn is None and (len(argv) == 1 or argv[1:] == ["--"]):
-            # `exec` with only redirections: they stay, in this shell's own fd table
-            await self._assign_each(assigns, prepared)
+            # `exec` with only redirections: they stay, in this shell's own fd table;
+            # its prefix assignments are expanded but last only for the exec itself
+            if assigns:
+                self._restore_temp(await self._temp_assigns(assigns, special=False,
+                                                            prepared=prepared))
             if redirs:
                 return 0 if await self.apply_redirs(redirs, permanent=True) is not None else 1
             return 0
@@ -1214,6 +1221,11 @@ class Interp(Expander):
         limit = self.budget.limits.max_call_depth
         if self.call_depth >= limit:
             raise LimitExceeded("call depth", f"{limit} nested calls")
+        # a function does not inherit the RETURN trap unless set -T (functrace) is on;
+        # one it sets itself runs when it returns, and stays set
+        hidden_return = None
+        if "RETURN" in self.traps and "functrace" not in self.opts:
+            hidden_return = self.traps.pop("RETURN")
         frame = Frame(fn.name, argv[1:], self.lineno)
         self.vars.frames.append(frame)
         self.call_stack.append((fn.name, self.func_files.get(fn.name, ""), self.lineno, True))
@@ -1234,6 +1246,8 @@ class Interp(Expander):
             self.lineno = saved_line
         if "RETURN" in self.traps and not self.in_trap:
             await self.run_trap("RETURN")
+        if hidden_return is not None and "RETURN" not in self.traps:
+            self.traps["RETURN"] = hidden_return
         return status
 
     async def exec_compound(self, node) -> int:
@@ -1395,7 +1409,8 @@ class Interp(Expander):
         """Run a whole script in this shell, command by command (as bash does)."""
         from pysh.interpreter.syntax import CommandReader
 
-        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True)
+        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
+                               aliases=self.alias_table)
         try:
             return await self.run_reader(reader)
         finally:
@@ -1474,7 +1489,7 @@ class Interp(Expander):
         from pysh.interpreter.syntax import CommandReader
 
         reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
-                               line=self.lineno or 1)
+                               line=self.lineno or 1, aliases=self.alias_table)
         status = 0
         self.last_parse_failed = False
         while True:

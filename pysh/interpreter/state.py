@@ -116,15 +116,13 @@ class Frame:
     the ``X=1`` bindings in front of a function or builtin, which ``unset`` can
     remove to reveal the variable beneath, and which vanish when the command ends."""
 
-    __slots__ = ("locals", "argv", "name", "line", "source", "temp")
+    __slots__ = ("locals", "argv", "name", "line", "temp")
 
-    def __init__(self, name: str, argv: list[str], line: int = 0, source: str = "",
-                 temp: bool = False):
+    def __init__(self, name: str, argv: list[str], line: int = 0, temp: bool = False):
         self.locals: dict[str, Var] = {}
         self.argv = argv
         self.name = name
         self.line = line
-        self.source = source
         self.temp = temp
 
 
@@ -143,7 +141,7 @@ class Variables:
         new.globals = {k: v.copy() for k, v in self.globals.items()}
         new.frames = []
         for f in self.frames:
-            nf = Frame(f.name, list(f.argv), f.line, f.source, f.temp)
+            nf = Frame(f.name, list(f.argv), f.line, f.temp)
             nf.locals = {k: v.copy() for k, v in f.locals.items()}
             new.frames.append(nf)
         new.env_version = self.env_version

@@ -150,6 +150,14 @@ a=1 b=$a; c="x y" d=; arr=(1 "a b"); arr[1]=z; arr+=(q)
 f() { echo "$X"; }; X="v w" f
 PS4='+${FUNCNAME[0]:-top}:$((1+1)) $(echo sub) '; f; a=2
 """),
+    case("return-trap", r"""f() { trap 'echo "RET f $?"' RETURN; return 3; }; f; echo mid
+g() { :; }; g; echo "not inherited"; set -T; g; set +T
+echo 'return 4' > s.sh; . ./s.sh; echo "st=$?"; . /dev/null; . .; echo "dir=$?"
+"""),
+    case("exec-prefix-assignments", r"""x=1 exec; echo "[$x]"; y=2 exec 3>/dev/null; echo "[$y]"
+n=0; z=$((n+=1)) exec; echo "$n"; export e=1; e=2 exec; echo $e; echo hi >&3
+"""),
+    case("aliases", open(pathlib.Path(__file__).with_name("aliases.sh")).read()),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
     # -- conformance fixes (beyond the spec suite's own cases) -------------------------------

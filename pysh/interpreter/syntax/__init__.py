@@ -6,7 +6,7 @@ Public API
 ``parse(source, *, name="pysh", extglob=False, line=1) -> Program``
     Parse a whole script.  Raises ``ParseError``.
 
-``CommandReader(readline, *, name="pysh", extglob=False, line=1)``
+``CommandReader(readline, *, name="pysh", extglob=False, line=1, aliases=None)``
     Bash's one-complete-command-at-a-time reading.  ``readline()`` returns the
     next line (with its newline) or None/"" at end of input.  Iterating yields
     one ``Program`` per complete input line (``a; b &`` is one item, with
@@ -17,7 +17,13 @@ Public API
     ``reader.take_warnings()`` returns bash's warnings (here-document
     delimited by end-of-file) to print.  ``extglob`` may be a callable,
     consulted as each word is read (``shopt -s extglob`` takes effect from
-    the next line on, as in bash).
+    the next line on, as in bash).  ``aliases``: a callable giving the alias
+    table (or None when expansion is off), consulted at each command word; a
+    word naming an alias is replaced by its value in the input, as bash does.
+    ``reader.last_text`` is the input the last command was read from (set -v).
+
+``parse_prompt_parts(text) -> list``
+    A prompt string's expansions as word parts (quotes stay literal).
 
 ``parse_status(source) -> "complete" | "incomplete" | "error"`` and
 ``is_complete(source) -> bool``

@@ -477,6 +477,10 @@ class Lexer:
         self.depth = 0
         self.warnings: list[tuple[int, str]] = []
         self.subparse = None  # set by the parser: (lexer, start_symbol) -> result
+        # alias expansion: a callable giving the alias table, or None when off
+        self.aliases = None
+        self._alias_active: list[tuple[str, int]] = []  # (name, end of its text)
+        self._alias_check_at = -1  # a blank-ended alias: the word from here is checked too
         self.builder = None  # the parser's semantic actions, cached per lexer
         self.name = name
         self.eof_continuation = False
@@ -512,6 +516,8 @@ class Lexer:
 
     def discard_consumed(self):
         """Forget text before the scan position (between top-level commands)."""
+        self._alias_active = []
+        self._alias_check_at = -1
         i = self.i
         if i > 65536 or i == len(self.text):
             line = self.line_at(i)
@@ -649,6 +655,9 @@ class Lexer:
             if (w not in _CONTEXT_WORDS and st.heredoc_op is None
                     and last not in _SLOW_AFTER and not st.casepat):
                 end = m.end()
+                if self.aliases is not None and (st.cmd_start or self._alias_check_at >= 0) \
+                        and self._expand_alias(i, end, [A.Lit(w)]):
+                    return self.next_token()
                 self.i = end
                 if last == REDIR_OP:
                     st.redirlist = st.cmd_start
@@ -750,8 +759,42 @@ class Lexer:
                     if got is not None:
                         return got
         parts, end = self.read_word_parts(i)
+        if self.aliases is not None and self._expand_alias(start, end, parts):
+            return self.next_token()
         self.i = end
         return self._finish_word(parts, start, end)
+
+    def _expand_alias(self, start: int, end: int, parts) -> bool:
+        """Replace a command word that names an alias by its value, in the input itself
+        (bash re-reads the value as shell input). True when it did."""
+        st = self.st
+        follows_blank_alias = self._alias_check_at >= 0 and start >= self._alias_check_at
+        if follows_blank_alias:
+            self._alias_check_at = -1
+        if len(parts) != 1 or type(parts[0]) is not A.Lit:
+            return False
+        name = parts[0].text
+        if self.text[start:end] != name:  # quoted or escaped: not an alias
+            return False
+        if not follows_blank_alias and (st.last == REDIR_OP or st.casepat or not (
+                st.last == ASSIGNMENT_WORD or st.redirlist
+                or (st.last not in _CASE_SEPS and self._reserved_ok()))):
+            return False
+        table = self.aliases()
+        value = table.get(name) if table else None
+        if value is None:
+            return False
+        active = [(n, e) for n, e in self._alias_active if e > start]
+        if any(n == name for n, _ in active):  # alias ls='ls -F' expands once
+            return False
+        shift = len(value) - (end - start)
+        self._alias_active = [(n, e + shift) for n, e in active] + [(name, start + len(value))]
+        self.text = self.text[:start] + value + self.text[end:]
+        self._nl = _newlines(self.text, 0)
+        self.i = start
+        if value[-1:] in (" ", "\t"):
+            self._alias_check_at = start + len(value)
+        return True
 
     def _word_end_at(self, i):
         if self.at_eof(i):

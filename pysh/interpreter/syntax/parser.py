@@ -530,11 +530,12 @@ def _subparse(lx: Lexer, start: str):
 
 
 def _new_lexer(text="", readline=None, *, line=1, extglob=False, name="pysh",
-               heredoc_eof_warn=True, depth=0) -> Lexer:
+               heredoc_eof_warn=True, depth=0, aliases=None) -> Lexer:
     lx = Lexer(text, readline, line=line, extglob=extglob, name=name,
                heredoc_eof_warn=heredoc_eof_warn)
     lx.subparse = _subparse
     lx.depth = depth
+    lx.aliases = aliases
     return lx
 
 
@@ -560,10 +561,12 @@ class CommandReader:
     """
 
     def __init__(self, readline: Callable[[], str | None] | str, *, name: str = "pysh",
-                 extglob: bool | Callable[[], bool] = False, line: int = 1):
+                 extglob: bool | Callable[[], bool] = False, line: int = 1,
+                 aliases: Callable[[], dict | None] | None = None):
         if isinstance(readline, str):
             readline = io.StringIO(readline).readline  # splits at "\n" only
-        self.lexer = _new_lexer("", readline, line=line, extglob=extglob, name=name)
+        self.lexer = _new_lexer("", readline, line=line, extglob=extglob, name=name,
+                                aliases=aliases)
         self.done = False
         self.last_text = ""  # the input lines the last command was read from
 
