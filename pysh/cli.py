@@ -248,6 +248,18 @@ def _read_script_file(path: str) -> str | None:
     return data.decode("utf-8", "surrogateescape")
 
 
+def _script_name(path: str, ex) -> str:
+    """$0 and BASH_SOURCE of a script file read from the host: as typed when it names no
+    directory, else its virtual path when it lies under a mount, else its file name (the
+    host's layout never shows inside the sandbox)."""
+    if "/" not in path:
+        return path
+    try:
+        return ex.shell.to_virtual(os.path.realpath(path))
+    except ValueError:
+        return os.path.basename(path)
+
+
 def _run_batch(o: Options, ex) -> int:
     import anyio
 
@@ -268,7 +280,8 @@ def _run_batch(o: Options, ex) -> int:
         session = make_session(ex)
         stdin = FdInput(0)
         fds = {0: stdin, 1: FdOutput(1), 2: FdOutput(2)}
-        argv0 = o.file if o.file is not None else (o.args[0] if o.command is not None and o.args else o.name)
+        argv0 = _script_name(o.file, ex) if o.file is not None else (
+            o.args[0] if o.command is not None and o.args else o.name)
         args = o.args[1:] if o.command is not None else o.args
         interp = make_interp(session, fds=fds, argv0=argv0, args=args)
         interp.opts |= o.set_on
@@ -282,7 +295,7 @@ def _run_batch(o: Options, ex) -> int:
                 it.invocation = "c"
                 return await _run_text(it, o.command, lambda n: f"{argv0}: -c: line {n}")
             if source is not None:
-                it.script_path = o.file
+                it.script_path = argv0
                 return await _run_text(it, source, lambda n: f"{argv0}: line {n}")
             it.invocation = "stdin"
             reader = CommandReader(lambda: stdin.readline_blocking().decode("utf-8", "surrogateescape"),

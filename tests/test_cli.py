@@ -32,9 +32,18 @@ def test_script_on_stdin_reads_its_own_following_lines():
 
 
 def test_script_file_with_arguments(tmp_path):
+    # $0 never shows the host's layout: a script outside every mount is its file name,
+    # one inside the sandbox its virtual path
     script = tmp_path / "s.sh"
     script.write_text('echo "$0 $@"\n')
-    assert run([str(script), "x", "y"]) == (0, f"{script} x y\n", "")
+    assert run([str(script), "x", "y"]) == (0, "s.sh x y\n", "")
+    (tmp_path / "ws").mkdir()
+    inside = tmp_path / "ws" / "t.sh"
+    inside.write_text('echo "$0 ${BASH_SOURCE[0]}"; nosuch\n')
+    code, out, err = run(["--sandbox", str(tmp_path / "ws"), str(inside)])
+    assert (code, out) == (127, "/batch/t.sh /batch/t.sh\n")
+    assert err == "/batch/t.sh: line 1: nosuch: command not found\n"
+    assert str(tmp_path) not in out + err
 
 
 def test_workspace_is_the_sandbox_dir(tmp_path):

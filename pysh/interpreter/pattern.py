@@ -14,12 +14,14 @@ from functools import lru_cache
 GLOB_CHARS = frozenset("*?[")
 _EXT_OPS = frozenset("@*+?!")
 
-# POSIX classes (ASCII, as in the C locale; bash in C.UTF-8 is close enough here)
-_CLASSES = {
-    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
-    "space": r" \t\n\r\f\v", "blank": r" \t", "punct": r"!-/:-@\[-`{-~", "xdigit": "0-9A-Fa-f",
-    "cntrl": r"\x00-\x1f\x7f", "print": r" -~", "graph": r"!-~", "word": r"a-zA-Z0-9_",
-}
+def _class_body(name: str) -> str:
+    """A POSIX class as an `re` set body, for UTF-8 text as glibc's C.UTF-8 draws it
+    (``[[:alpha:]]`` matches ``é``); an unknown name matches nothing, as in bash."""
+    from pysh.interpreter._pattern_classes import CLASSES
+
+    if name == "word":
+        return CLASSES["alnum"] + "_"
+    return CLASSES.get(name, "")
 
 
 def escape(text: str) -> str:
@@ -103,7 +105,7 @@ def _parse_bracket(p: str, i: int) -> tuple[str, int] | None:
                 continue
             name = p[j + 2:end]
             if kind == ":":
-                items.append(_CLASSES.get(name, ""))
+                items.append(_class_body(name))
             else:
                 items.append(re.escape(name))
             j = end + 2

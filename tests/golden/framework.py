@@ -40,6 +40,16 @@ ORACLE_ENV = {
 }
 
 
+def pseudo_random_bytes(n: int, seed: int) -> bytes:
+    """Reproducible binary test data (a C-library LCG), the same on every machine."""
+    out = bytearray()
+    x = seed
+    for _ in range(n):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        out.append(x >> 16 & 0xFF)
+    return bytes(out)
+
+
 def groups() -> list[str]:
     return sorted(p.stem for p in CASES_DIR.glob("*.py") if p.stem != "__init__")
 

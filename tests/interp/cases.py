@@ -158,6 +158,11 @@ echo 'return 4' > s.sh; . ./s.sh; echo "st=$?"; . /dev/null; . .; echo "dir=$?"
 n=0; z=$((n+=1)) exec; echo "$n"; export e=1; e=2 exec; echo $e; echo hi >&3
 """),
     case("aliases", open(pathlib.Path(__file__).with_name("aliases.sh")).read()),
+    case("pattern-classes-utf8", r"""case "ü" in [[:alpha:]]) echo alpha;; esac
+x="héllo1!Ⓐ٣"; echo "${x//[[:alpha:]]/.}" "${x//[![:alnum:]]/_}" "${x//[[:punct:]]/P}"
+touch é a1 B; echo [[:upper:]]* [[:lower:]]*; echo *[[:digit:]]
+[[ "É" == [[:upper:]] && "ß" == [[:lower:]] && " " == [[:blank:]] ]] && echo classes
+"""),
     case("cd-pwd", "mkdir -p d/e; cd d/e; pwd; cd ..; pwd; cd -; cd /nonexistent; echo $?\n"),
     case("eval-source", "eval 'x=1; echo $x'; echo 'echo sourced $1' > s.sh; . ./s.sh arg\n"),
     # -- conformance fixes (beyond the spec suite's own cases) -------------------------------

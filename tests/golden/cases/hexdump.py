@@ -1,14 +1,6 @@
 """Golden cases: hexdump and hd (util-linux 2.38.1)."""
 
-
-def _lcg(n: int, seed: int) -> bytes:
-    out = bytearray()
-    x = seed
-    for _ in range(n):
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        out.append(x >> 16 & 0xFF)
-    return bytes(out)
-
+from tests.golden.framework import pseudo_random_bytes
 
 FILES = {
     "t1": b"hello world, this is a test\n\x00\x01\x02",
@@ -17,7 +9,7 @@ FILES = {
     "e": b"",
     "z": bytes(100) + b"x" + bytes(64),
     "xs": b"X" * 40,
-    "r": _lcg(700, 7),
+    "r": pseudo_random_bytes(700, 7),
     "nums": "".join(f"{i}\n" for i in range(1, 301)),
     "d/": None,
 }

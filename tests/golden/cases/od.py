@@ -2,14 +2,7 @@
 
 import struct
 
-
-def _lcg(n: int, seed: int) -> bytes:
-    out = bytearray()
-    x = seed
-    for _ in range(n):
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        out.append(x >> 16 & 0xFF)
-    return bytes(out)
+from tests.golden.framework import pseudo_random_bytes
 
 
 def _x87(mant: int, sign_exp: int) -> bytes:
@@ -37,7 +30,7 @@ FILES = {
     "z": bytes(100) + b"x" + bytes(64),
     "z32": bytes(32),
     "odd": b"abcde",
-    "r": _lcg(96, 7),
+    "r": pseudo_random_bytes(96, 7),
     "s1": b"abc\0defg\0hi\0\x01xyzw\0tail",
     "ctl": bytes(range(0, 40)) + bytes(range(120, 136)) + b"\x7f\xff\xa0",
     "u8": "h\u00e9llo w\u00f6rld \u2713\n".encode(),

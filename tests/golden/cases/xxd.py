@@ -1,14 +1,6 @@
 """Golden cases: xxd (vim 9.0's xxd, version 2022-01-14)."""
 
-
-def _lcg(n: int, seed: int) -> bytes:
-    out = bytearray()
-    x = seed
-    for _ in range(n):
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        out.append(x >> 16 & 0xFF)
-    return bytes(out)
-
+from tests.golden.framework import pseudo_random_bytes
 
 T1 = b"hello world\n\x00\xff\x80abc"
 T1_HEX = (b"00000000: 6865 6c6c 6f20 776f 726c 640a 00ff 8061  hello world....a\n"
@@ -20,7 +12,7 @@ FILES = {
     "z4": bytes(64),
     "z3": bytes(48) + b"a",
     "z5": bytes(16) + b"a" * 16 + bytes(80) + b"b",
-    "r": _lcg(300, 11),
+    "r": pseudo_random_bytes(300, 11),
     "9a-b.c": b"abc",
     "d/": None,
     "h1": T1_HEX,
