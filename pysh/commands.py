@@ -49,6 +49,7 @@ FILES: dict[str, str] = {
     "file": "pysh.builtins.filetype:main",
     "mktemp": "pysh.builtins.mktemp:main",
     "truncate": "pysh.builtins.truncate:main",
+    "dd": "pysh.builtins.dd:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -111,6 +112,7 @@ SYSTEM: dict[str, str] = {
     "sleep": "pysh.builtins.timing:sleep_main",
     "timeout": "pysh.builtins.timing:timeout_main",
     "getopt": "pysh.builtins.getopt_cmd:main",
+    "envsubst": "pysh.builtins.envsubst:main",
     "nohup": "pysh.builtins.wrappers:nohup_main",
     "nice": "pysh.builtins.wrappers:nice_main",
     "stdbuf": "pysh.builtins.wrappers:stdbuf_main",
