@@ -50,6 +50,7 @@ FILES: dict[str, str] = {
     "mktemp": "pysh.builtins.mktemp:main",
     "truncate": "pysh.builtins.truncate:main",
     "dd": "pysh.builtins.dd:main",
+    "patch": "pysh.builtins.patch:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
