@@ -781,7 +781,7 @@ class Patch:
         suffix_fuzz = fuzz + suffix_context - context
         input_lines = len(self.ilines)
         max_where = input_lines - (pat_lines - suffix_fuzz) + 1
-        min_where = self.last_frozen + 1 - (prefix_context - prefix_fuzz)
+        min_where = self.last_frozen + 1
         max_pos_offset = max_where - first_guess
         max_neg_offset = first_guess - min_where
         max_offset = max(max_pos_offset, max_neg_offset)
@@ -1069,7 +1069,7 @@ class Patch:
                     n = self.in_offset
                     msg += f" (offset {n} line{'' if n == 1 else 's'})"
                 self.say(msg + ".\n")
-        if not self.skip:
+        if not self.skip and self.last_frozen < len(self.ilines):
             self.copy_till(len(self.ilines))
         await self.flush()
         if not self.skip:

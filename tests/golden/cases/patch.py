@@ -179,6 +179,9 @@ CASES = [
     c("fuzz_two", [], {"f": TEN.replace("3\n", "three\n", 1)}, D_FIVE, show=["f", "f.orig"]),
     c("fuzz_zero_fails", ["-F0"], {"f": TEN.replace("2\n", "TWO\n", 1)}, D_FIVE, show=["f.rej"]),
     c("fuzz_long", ["--fuzz=1"], {"f": TEN.replace("3\n", "three\n", 1)}, D_FIVE),
+    c("fuzz_then_hunk_inside_frozen", [], {"f": "b1\nmut\na1\nc5\na1\n5\nc5\n"},
+      "--- f\n+++ f\n@@ -1,4 +1,4 @@\n b1\n-5\n+chg\n a1\n c5\n@@ -6,2 +6,3 @@\n 5\n c5\n+chg\n"),
+    c("append_past_end", [], {"f": "mut\n"}, "--- f\n+++ f\n@@ -2,0 +3,2 @@\n+n1\n+n2\n"),
     c("reject_one_of_two", [], {"f": THIRTY.replace("19\n", "nineteen\n").replace("18\n", "X\n")
                                 .replace("21\n", "Y\n").replace("17\n", "Z\n")},
       D_TWO, show=["f", "f.rej"]),
