@@ -469,6 +469,7 @@ async def _source_return_trap(interp) -> None:
 @builtin("exec")
 async def b_exec(interp, argv):
     args = argv[1:]
+    argv0 = None
     while args and args[0].startswith("-") and len(args[0]) > 1:
         if args[0] == "--":
             args = args[1:]
@@ -477,12 +478,19 @@ async def b_exec(interp, argv):
             args = args[1:]
             continue
         if args[0] == "-a" and len(args) > 1:
+            argv0 = args[1]
             args = args[2:]
             continue
         break
     if not args:
         return 0
-    status = await interp.invoke(args)
+    if argv0 is not None and args[0] not in interp.funcs and args[0] not in interp.session.builtins:
+        status = await interp.run_external(args, [], [], argv0=argv0)
+    elif argv0 is not None and args[0] not in interp.funcs:
+        # a builtin standing for a program (sh, bash): it is told the name too
+        status = await interp._run_builtin(interp.session.builtins[args[0]], [argv0] + args[1:])
+    else:
+        status = await interp.invoke(args)
     raise ExitShell(status)
 
 

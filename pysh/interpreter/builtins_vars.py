@@ -76,6 +76,19 @@ def declare_line(name: str, var: Var, assignment_only: bool = False) -> str:
     return f"declare -{flags.lstrip('-')} {text}" if flags != "-" else f"declare -- {text}"
 
 
+def declaration_flags(var: Var) -> str:
+    """The letters of declare's flags for this variable ('' for none)."""
+    return _flags(var)
+
+
+def declare_key(k: str) -> str:
+    return _assoc_key(k)
+
+
+def declare_value(v: str) -> str:
+    return _value_text(v)
+
+
 def _assoc_key(k: str) -> str:
     if k and all(c.isalnum() or c in "_./-" for c in k):
         return k
@@ -173,7 +186,11 @@ async def b_declare(interp, argv):
             if fn is None:
                 status = 1
                 continue
-            if func_names:
+            if func_names and operands and "extdebug" in interp.shopts:
+                # the line and file it was defined in
+                where = interp.func_files.get(n, "main")
+                await interp.out(f"{n} {fn.line} {where}\n")
+            elif func_names:
                 await interp.out(f"{n}\n" if operands else f"declare -f {n}\n")
             else:
                 await interp.out(format_function(fn) + "\n")
@@ -230,13 +247,16 @@ async def b_declare(interp, argv):
                 await interp.diag(f"{cmd}: `{word}': not a valid identifier")
                 status = 1
                 continue
+            shown = name
+            if index is None:
+                name = _through_ref(interp, name, local, set_bits, clear_bits)
             bits = set_bits
             if cmd == "readonly" and not eq:
                 bits &= ~(ARRAY | ASSOC)  # bash: `readonly -a x` (no value) marks x readonly only
             var = _get_or_create(interp, name, local, bits)
             if var.attrs & READONLY and (eq or set_bits & ~READONLY or clear_bits & READONLY):
                 if eq or clear_bits:
-                    await interp.diag(f"{cmd}: {name}: readonly variable")
+                    await interp.diag(f"{cmd}: {shown}: readonly variable")
                     status = 1
                     continue
             _apply_attrs(interp, name, var, bits & ~READONLY, clear_bits)
@@ -312,13 +332,32 @@ def _apply_attrs(interp, name: str, var: Var, set_bits: int, clear_bits: int) ->
         interp.vars.env_version += 1
 
 
+def _through_ref(interp, name: str, local: bool, set_bits: int, clear_bits: int) -> str:
+    """Without -n/+n, declare/export/readonly work on what a nameref names."""
+    if (set_bits | clear_bits) & NAMEREF:
+        return name
+    if local:
+        frame = interp.vars.call_frame()
+        v = frame.locals.get(name) if frame is not None else None
+    else:
+        v = interp.vars.lookup(name)
+    if v is None or not v.attrs & NAMEREF or not isinstance(v.value, str) or not v.value:
+        return name
+    target = interp._resolve_nameref(name)
+    return target if _valid(target) else name
+
+
 async def _declare_assign(interp, a, prepared, set_bits, clear_bits, local) -> None:
-    name = a.name
+    name = _through_ref(interp, a.name, local, set_bits, clear_bits)
     var = _get_or_create(interp, name, local, set_bits)
     if var.attrs & READONLY:
-        raise ReadonlyError(name)
+        raise ReadonlyError(a.name)
     _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
-    await interp.apply_assign(a, prepared, local=local)
+    if set_bits & NAMEREF and prepared[0] == "scalar" and a.index is None:
+        # declare -n ref=target: the reference itself changes, not what it names
+        var.value = prepared[1]
+    else:
+        await interp.apply_assign(a, prepared, local=local)
     if set_bits & READONLY:
         var = interp.vars.lookup(name)
         if var is not None:

@@ -8,6 +8,7 @@ import stat as _stat
 from pysh.interpreter import pattern as pat
 from pysh.interpreter.errors import ShellError
 from pysh.interpreter.expand import BREAK, QUOTED
+from pysh.interpreter.state import ASSOC
 from pysh.interpreter.syntax import ast as A
 from pysh.shellkit import FileSystemError
 
@@ -88,7 +89,15 @@ def file_compare(interp, op: str, a: str, b: str) -> bool:
     return False
 
 
+async def flush_deferred_diags(interp) -> None:
+    while interp.deferred_diags:
+        await interp.diag(interp.deferred_diags.pop(0))
+
+
 def var_is_set(interp, name: str) -> bool:
+    """``-v name``. A negative index before the first element is false, and bash says
+    it is a bad subscript: the message waits in ``interp.deferred_diags`` (this runs
+    where no await is possible) for flush_deferred_diags."""
     if "[" in name and name.endswith("]"):
         base, _, sub = name[:-1].partition("[")
         v = interp.vars.lookup(base)
@@ -97,7 +106,11 @@ def var_is_set(interp, name: str) -> bool:
         if sub in ("@", "*"):
             return bool(v.value) if isinstance(v.value, dict) else True
         if isinstance(v.value, dict):
-            return interp.expand_subscript_sync(base, sub) in v.value
+            key = interp.expand_subscript_sync(base, sub)
+            if type(key) is int and key < 0 and not v.attrs & ASSOC:
+                interp.deferred_diags.append(f"{base}: bad array subscript")
+                return False
+            return key in v.value
         return sub in ("0",)
     v = interp.vars.lookup(name)
     if v is None:
@@ -135,7 +148,9 @@ async def eval_cond(interp, node) -> bool:
         if op == "n":
             return arg != ""
         if op == "v":
-            return var_is_set(interp, arg)
+            found = var_is_set(interp, arg)
+            await flush_deferred_diags(interp)
+            return found
         if op == "R":
             v = interp.vars.lookup(arg)
             from pysh.interpreter.state import NAMEREF

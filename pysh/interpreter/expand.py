@@ -494,7 +494,8 @@ class Expander:
                     null = (DEFAULT_IFS[0] if ifs is None else ifs[:1]).join(values) == ""
                 else:
                     null = not values or (len(values) == 1 and values[0] == "")
-                present = bool(values) and not (colon and null)
+                # bash: through ${!ref} with ref=a[@], the colon tests only for elements
+                present = bool(values) and not (colon and null and not p.indirect)
             else:
                 present = is_set and not (colon and value == "")
             if base == "-":
@@ -552,7 +553,8 @@ class Expander:
         elif op == "@P":
             items = [await self.expand_prompt_string(s) for s in items]
         elif op.startswith("@"):
-            items = self._transform(op[1], name, index, multi, items)
+            items = self._transform(op[1], name, index, multi, items,
+                                    unset=not multi and value is None)
             if items is None:
                 return [] if not quoted else [("", QUOTED)]
         else:
@@ -744,7 +746,27 @@ class Expander:
             r = s[off:off + length]
         return [(r, QUOTED if quoted else EXP)]
 
-    def _transform(self, letter: str, name: str, index, multi: bool, items: list[str]):
+    def _transform(self, letter: str, name: str, index, multi: bool, items: list[str],
+                   unset: bool = False):
+        if letter == "a":
+            var = self.vars.lookup(name)
+            return [attr_letters(var) if var is not None else "" for _ in items]
+        if letter == "A":
+            var = self.vars.lookup(name)
+            if var is None:
+                return None
+            if multi:
+                return [self.declare_text(name, var, assignment_only=True)]
+            from pysh.interpreter.builtins_vars import declaration_flags
+
+            # one value: name='value' (quoted as @Q), after the flags if any
+            flags = declaration_flags(var)
+            text = name if unset else f"{name}={shell_quote(items[0])}"
+            if flags:
+                return [f"declare -{flags} {text}"]
+            return None if unset else [text]
+        if unset:  # an unset value transforms to nothing
+            return None
         if letter == "Q":
             return [shell_quote(s) for s in items]
         if letter == "E":
@@ -757,25 +779,19 @@ class Expander:
             return [s.lower() for s in items]
         if letter == "u":
             return [s[:1].upper() + s[1:] for s in items]
-        if letter == "a":
+        if letter in ("K", "k"):
             var = self.vars.lookup(name)
-            return [attr_letters(var) if var is not None else "" for _ in items]
-        if letter in ("A", "K", "k"):
-            var = self.vars.lookup(name)
-            if letter == "A":
-                if var is None or var.value is None:
-                    return None
-                return [self.declare_text(name, var, assignment_only=True)]
-            if var is not None and isinstance(var.value, dict):
-                pairs = []
-                for k, v in (var.value.items() if var.attrs & ASSOC else sorted(var.value.items())):
-                    kk = shell_quote(str(k)) if var.attrs & ASSOC else str(k)
-                    if letter == "K":
-                        pairs.append(f"{kk} {shell_quote(v)}")
-                    else:
-                        pairs.extend([str(k), v])
-                return [" ".join(pairs)] if letter == "K" else pairs
-            return [shell_quote(s) for s in items] if letter == "K" else items
+            if multi and var is not None and isinstance(var.value, dict):
+                from pysh.interpreter.builtins_vars import declare_key, declare_value
+
+                assoc = bool(var.attrs & ASSOC)
+                entries = var.value.items() if assoc else sorted(var.value.items())
+                if letter == "k":
+                    return [x for k, v in entries for x in (str(k), v)]
+                # one word, values quoted as declare -p does (an assoc's with a trailing blank)
+                pairs = [f"{declare_key(k) if assoc else k} {declare_value(v)}" for k, v in entries]
+                return [" ".join(pairs) + (" " if assoc and pairs else "")]
+            return [shell_quote(s) for s in items]
         raise ExpansionError(f"${{{name}@{letter}}}: bad substitution", status=1)
 
 

@@ -177,9 +177,12 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                     continue
                 if op == "<&":
                     return await fail(f"{target}: ambiguous redirect")
-                # `>&file` is `&>file`; `N>&file` sends fd N there
+                # `>&file` is `&>file`; `N>&file` sends fd N there; the word is split
+                # and globbed as a file name, so it must come to one
                 op = ">" if r.fd is not None else "&>"
-                path = target
+                path = await interp.expand_redirect_target(r.target)
+                if path is None:
+                    return await fail(f"{r.target.text or '$word'}: ambiguous redirect")
             else:
                 path = await interp.expand_redirect_target(r.target)
                 if path is None:

@@ -142,6 +142,7 @@ class Interp(Expander):
         self.shopts: set[str] = set(DEFAULT_SHOPT)
         self.traps: dict[str, str] = {}
         self.aliases: dict[str, str] = {}
+        self.deferred_diags: list[str] = []  # messages from code that cannot await
         self.cwd = cwd or session.root.cwd
         self.dirstack: list[str] = []
         self.fds: dict[int, InputStream | OutputStream] = fds if fds is not None else {}
@@ -223,6 +224,7 @@ class Interp(Expander):
         new.traps = {k: v for k, v in self.traps.items() if v == ""}  # ignored stay ignored
         new.parent_traps = dict(self.traps)
         new.aliases = dict(self.aliases)
+        new.deferred_diags = []
         new.dirstack = list(self.dirstack)
         new.fds = {k: s.dup() for k, s in self.fds.items()}
         new.argv = list(self.argv)
@@ -972,6 +974,12 @@ class Interp(Expander):
 
     async def prepare_assign(self, a: A.Assign):
         """Expand an assignment's words (keys and values), without assigning yet."""
+        if a.index is not None:
+            if a.array is not None:
+                raise ExpansionError(f"{a.name}[{a.index.text}]: cannot assign list to array member",
+                                     action="line")
+            if a.index.text == "":
+                raise ExpansionError(f"{a.name}[]: bad array subscript", action="line")
         if a.array is not None:
             items = []
             for el in a.array:
@@ -1064,6 +1072,8 @@ class Interp(Expander):
         assigns = node.assigns if node is not None else []
         redirs = node.redirs if node is not None else []
         fn = self.funcs.get(name)
+        if fn is not None and name in _SPECIAL_BUILTINS and "posix" in self.opts:
+            fn = None  # POSIX: special builtins are found before functions
         builtin = None if fn is not None else self.session.builtins.get(name)
         if fn is None and builtin is None:
             return await self.run_external(argv, assigns, redirs, prepared)
@@ -1100,7 +1110,10 @@ class Interp(Expander):
             if red is not None:
                 red.close()
             if temp_saved is not None:
-                self._restore_temp(temp_saved)
+                if builtin is not None and name in _SPECIAL_BUILTINS and "posix" in self.opts:
+                    self._merge_temp(temp_saved)
+                else:
+                    self._restore_temp(temp_saved)
 
     async def _run_builtin(self, builtin, argv: list[str]) -> int:
         try:
@@ -1136,15 +1149,22 @@ class Interp(Expander):
     async def _temp_assigns(self, assigns, special: bool, prepared: list | None = None):
         """``X=1 cmd`` for functions and builtins: bindings in a temp frame, exported.
 
-        In POSIX mode, assignments before special builtins persist instead.
+        In POSIX mode, those before special builtins persist after it (_merge_temp).
         """
-        if special and "posix" in self.opts:
-            await self._assign_each(assigns, prepared)
-            return None
         values = []
         for i, a in enumerate(assigns):
-            if a.array is not None or a.index is not None:
-                values.append((a, None if prepared is None else prepared[i]))
+            if a.index is not None:
+                # bash: not a name to bind in a command's environment; the command runs
+                await self.diag(f"`{a.name}[{a.index.text}]': not a valid identifier")
+                continue
+            if a.array is not None:
+                # bash binds the text of the list, its words expanded: B=(b b) is "(b b)"
+                _, items = prepared[i] if prepared is not None else await self.prepare_assign(a)
+                value = "(" + " ".join(v if k is None else f"[{k}]{'+' if app else ''}={v}"
+                                       for k, v, app in items) + ")"
+                if a.append:
+                    value = (self.get_scalar(a.name) or "") + value
+                values.append((a, value))
                 continue
             if prepared is not None:
                 value = prepared[i][1]
@@ -1175,6 +1195,19 @@ class Interp(Expander):
             frame.locals[a.name] = Var(self._coerce(old, value, a.name), attrs)
         self.vars.env_version += 1
         return frame
+
+    def _merge_temp(self, frame) -> None:
+        """bash's merge_temporary_env: the temp bindings that survived the special
+        builtin (``x=1 unset x`` leaves none) are made in the shell, still exported."""
+        self._restore_temp(frame)
+        for name, v in frame.locals.items():
+            if v.value is None or isinstance(v.value, dict):
+                continue
+            self.assign(name, v.value)
+            nv = self.vars.lookup(name)
+            if nv is not None:
+                nv.attrs |= v.attrs & EXPORT
+        self.vars.env_version += 1
 
     def _restore_temp(self, frame) -> None:
         frames = self.vars.frames
@@ -1249,7 +1282,9 @@ class Interp(Expander):
                 continue
         return None
 
-    async def run_external(self, argv: list[str], assigns, redirs, prepared=None) -> int:
+    async def run_external(self, argv: list[str], assigns, redirs, prepared=None,
+                           argv0: str | None = None) -> int:
+        """``argv0``: what the command is told it is called (exec -a)."""
         name = argv[0]
         if "/" in name:
             found = ("script", name)
@@ -1279,8 +1314,10 @@ class Interp(Expander):
                 if func is None:
                     await self._diag_fds(fds, f"{name}: command not found")
                     return 127
-                return await self.run_registered(func, argv, fds, env)
-            return await self.run_script_file(path, argv, fds, env)
+                return await self.run_registered(func, argv if argv0 is None else [argv0] + argv[1:],
+                                                 fds, env)
+            return await self.run_script_file(path, argv if argv0 is None else [argv0] + argv[1:],
+                                              fds, env)
         except CommandLoadError:
             await self._diag_fds(fds, f"{name}: command failed to load")
             return 126
@@ -1486,7 +1523,10 @@ class Interp(Expander):
     async def exec_pipeline(self, node: A.Pipeline) -> int:
         t0 = time.monotonic() if node.timed else 0.0
         cmds = node.commands
-        if node.negated:
+        # bash ignores failures under `!` only when errexit is on as it starts (so a
+        # function that turns it on itself still exits)
+        suppress = node.negated and "errexit" in self.opts
+        if suppress:
             self.errexit_suppressed += 1
         try:
             if len(cmds) == 1:
@@ -1495,7 +1535,7 @@ class Interp(Expander):
             else:
                 status = await self._run_stages(node)
         finally:
-            if node.negated:
+            if suppress:
                 self.errexit_suppressed -= 1
         if node.timed:
             await self._report_time(time.monotonic() - t0, node.time_posix)
@@ -1859,6 +1899,11 @@ class Interp(Expander):
 
     async def exec_funcdef(self, node: A.FunctionDef) -> int:
         name = node.name
+        if any(c in name for c in "$'\"\\"):
+            # bash's check_identifier: a name with an expansion or quoting is refused
+            self.lineno = node.line
+            await self.diag(f"`{name}': not a valid identifier")
+            return 1
         if name in _SPECIAL_BUILTINS and "posix" in self.opts:
             await self.diag(f"`{name}': is a special builtin")
             if not self.interactive:

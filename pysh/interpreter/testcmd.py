@@ -157,3 +157,5 @@ async def run_test(interp, argv: list[str]) -> int:
     except TestError as e:
         await interp.diag(f"{name}: {e}")
         return 2
+    finally:
+        await cond.flush_deferred_diags(interp)

@@ -232,4 +232,119 @@ echo n2
 r=4 true || echo c3; echo n3
 if r=5; then echo then; fi
 """),
+    case("simple-command-lines", r"""echo a
+eval "
+
+echo \$LINENO"
+eval "
+
+f() { :; }"; shopt -s extdebug; declare -F f
+f2() {
+:
+}; declare -F f2
+echo $LINENO "
+
+" $LINENO
+echo "
+" $LINENO
+x=$LINENO"
+"; echo $x
+f() { echo "${BASH_LINENO[0]}"; }
+f
+f "
+"
+f \
+ x
+x=1 f
+x="
+" f
+ f "" "
+"
+f <<EOF
+hi
+EOF
+f | cat
+! f
+"""),
+    case("declare-F-extdebug", r"""f() {
+ echo
+}
+
+  g ()
+{ :; }
+shopt -s extdebug; declare -F f g
+echo "h() { :; }" > s.sh; . ./s.sh; declare -F h
+eval "
+
+k() { :; }"; declare -F k
+declare -F; shopt -u extdebug; declare -F f
+"""),
+    case("indirect-array-colon", r"""a=(""); ref='a[@]'; echo "[${!ref:-x}] [${!ref:+y}]"; a=(); echo "[${!ref:-x}] [${!ref:+y}]"
+a=("" ""); ref='a[*]'; IFS=; echo "[${!ref:-x}] [${a[*]:-x}]"
+"""),
+    case("exec-a", r"""(exec -a FOOPROC sh -c 'echo $0'); (exec -a NAME bash -c 'echo $0 $1' a b); exec -a X echo done
+"""),
+    case("prefix-array-bindings", r"""f() { declare -p B; }; B=(1 2) f; B=(1 "x  y") f; B=([k]=v) env | grep ^B=
+a=(x); a+=(y) env | grep ^a=
+a=(x)
+a[1]=z true; echo "st=$?"
+echo next
+f() { echo "f ${a[*]}"; }
+a[1]=z f; echo "st=$?"
+"""),
+    case("posix-special-prefix", r"""x=42; x=tmp unset x; echo "x=$x"
+set -o posix; x=1 :; echo "x=$x"; y=2 eval 'echo in $y'; echo "y=$y"; env | grep '^y='; z=3 true; echo "z=${z-unset}"
+g() { x=42; x=tmp unset x; echo "x=$x"; x=42; x=tmp eval 'unset x'; echo "x=$x"; }; g
+"""),
+    case("funcdef-bad-names", r"""$foo-bar() { ls ; }; echo "st=$?"
+function $x { :; }; echo "st=$?"; "q"() { :; }; echo "st=$?"; a-b() { echo ab; }; a-b
+"""),
+    case("errexit-negated-function", r"""g() { false; echo "g goes on"; }; set -e; ! g; echo after-g; set +e
+foo() { set -e; false; echo "not reached"; }; ! foo; echo "not reached either"
+"""),
+    case("transform-ops", r"""empty=''; x=x
+echo "[${x@Q}] [${empty@Q}] [${undef@Q}]" ${undef@Q} ${x@Q}
+echo "[${x@K}] [${empty@K}] [${undef@K}] [${x@k}] [${undef@k}]"
+echo "[${x@A}] [${empty@A}] [${undef@A}] [${undef@a}] [${undef@E}] [${undef@U}]"
+declare -i u; echo "[${u@a}] [${u@A}] [${u@Q}] [${u@K}]"
+declare -a ar; echo "[${ar@a}] [${ar@A}] [${ar[@]@K}] [${ar[@]@A}]"
+ar=(1 "x y"); echo "[${ar@A}] [${ar[@]@A}] [${ar[1]@A}] [${ar@K}] [${ar[@]@K}] [${ar[*]@K}]"; printf '<%s>' ${ar[@]@k}; echo
+declare -A A=([x]=y [k]="a b"); echo "[${A[@]@A}] [${A[x]@A}] [${A@K}] [${A[@]@K}] [${A@Q}] [${A[@]@Q}] [${A@a}] [${A[@]@a}]"; printf '<%s>' "${A[@]@k}"; echo
+n=5; declare -i n; echo "[${n@A}]"; declare -r x; echo "[${x@A}] [${x@a}]"; export e=1; echo "[${e@A}]"
+set -- a "b c"; echo "[${@@Q}] [${*@Q}] [${1@A}] [${@@K}]"
+s=123; echo "[${s::}] [${s:1:}] [${s: }]"; echo ${s:}; echo not-reached
+echo next
+"""),
+    case("empty-subscripts-list-to-element", r"""a=(1 2 3)
+a[]=42; echo "st=$?"
+echo ${a[@]}
+echo ${a[]}; echo "st=$?"
+echo next
+a=(1 2 3)
+echo ${a[ ]}; echo "st=$?"
+echo next
+a[ ]=5; echo st=$?
+echo ${#a[]}
+echo n2
+declare -A A; A[]=1
+echo n3
+a=(1 "2 3")
+a[-1]+=(4 5); echo st=$?
+echo next ${a[@]}
+a[0]=(x); echo st=$?
+"""),
+    case("dq-operand-single-quotes", r"""var='a b'; echo "${U:-'$var'}"; echo "${U:-'}'}"; echo "${U:-'\$var'}"; echo "${U:-'"x"'}"; echo "${U:-'a\b'}"; echo ${U:-'$var'}; echo "${U:-'a
+ b'}" "${U-'$(echo c)'}" "${var:+'$var'}"
+"""),
+    case("dup-redirect-file-words", r"""set -- "2 3" "c d"; echo hi 1>& "$@"; echo "st=$?"
+set -- "2 3"; echo hi 1>& "$@"; echo "st=$?"; cat "2 3"
+x="a b"; echo hi >& $x; echo "st=$?"; touch g1; echo there >& g*; cat g1
+"""),
+    case("declare-through-nameref", r"""x=1; declare -n r=x; export r=5; echo "x=$x r=$r"; declare -p x r; readonly r=7; echo "x=$x"; declare -p x r; declare r=9; echo "x=$x"; declare -p r
+y=2; declare -n q=y; export q; readonly q; declare -p y q; declare -i q; declare -p y; f() { local r=3; declare -p r; }; f; declare +n q; declare -p q
+declare -A A=([K]=val); declare -n ref='A["K"]'; ref=v2; key=K; declare -n ref='A[$key]'; echo "$ref"; ref=v3; echo "${A[K]}"
+"""),
+    case("v-negative-subscript", r"""e=(); [[ -v e[-1] ]]; echo "st=$?"; [[ ! -v e[-1] ]]; echo "st=$?"
+e=(1); [[ -v e[-1] ]]; echo "st=$?"; [[ -v e[-2] ]]; echo "st=$?"; test -v "e[-3]"; echo "st=$?"; (e=(); [ -v "e[-1]" ] || echo sub)
+"""),
 ]

@@ -1479,7 +1479,7 @@ class Lexer:
                 k = j
                 if self._ch(j) == "[" and _NAME_RE.fullmatch(self.text[i + 1:j]):
                     got = self._scan_arith(j + 1, "]")
-                    if got is None:
+                    if got is None or got[0].text == "":  # ${#a[]}
                         raise _BadSubst
                     k = got[1]
                 if self._ch(k) == "}":
@@ -1505,7 +1505,7 @@ class Lexer:
         c = self._ch(i)
         if c == "[" and _NAME_RE.fullmatch(name):
             got = self._scan_arith(i + 1, "]")
-            if got is None:
+            if got is None or got[0].text == "":  # ${a[]}
                 raise _BadSubst
             index, i = got
             c = self._ch(i)
@@ -1529,6 +1529,8 @@ class Lexer:
             node.arg, i = self._operand(i + 1, in_dq, value=True)
             return node, i + 1
         if c == ":":
+            if self._ch(i + 1) == "}":  # ${s:} (${s: } is an offset of 0)
+                raise _BadSubst
             node.op = ":"
             node.offset, i = self._slice_part(i + 1, ":}")
             if self.text[i] == ":":
@@ -1684,8 +1686,12 @@ class Lexer:
         parts = merge_lits(parts)
         return self._make_arith(parts, self.text[start:i]), i
 
-    def _operand(self, i, in_dq, *, value, stop_slash=False, repl=False, lead_slash=False):
-        """Operand word of ${x op word}; returns (Word, index of the closing char)."""
+    def _operand(self, i, in_dq, *, value, stop_slash=False, repl=False, lead_slash=False,
+                 sq_inner=False):
+        """Operand word of ${x op word}; returns (Word, index of the closing char).
+
+        ``sq_inner``: inside '...' of a value operand in double quotes, up to the
+        closing quote: bash keeps the quotes and expands what is between them."""
         start = i
         parts: list = []
         depth = 0
@@ -1695,9 +1701,15 @@ class Lexer:
             text = self.text
             if i >= len(text):
                 if not self.more():
-                    raise self.eof_error("}", self._brace_start)
+                    raise self.eof_error("'" if sq_inner else "}", self._brace_start)
                 continue
             c = text[i]
+            if sq_inner and c in "'{}":
+                if c == "'":
+                    break
+                parts.append(A.Lit(c))
+                i += 1
+                continue
             if c == "}":
                 if depth == 0:
                     break
@@ -1720,7 +1732,11 @@ class Lexer:
                     text = self.text
                     j = text.find("'", i + 1)
                 if sq_literal:
-                    parts.append(A.Lit(text[i:j + 1]))
+                    # "${x:-'$v'}": the quotes stay, $v is expanded
+                    inner, j = self._operand(i + 1, in_dq, value=True, sq_inner=True)
+                    parts.append(A.Lit("'"))
+                    parts.extend(inner.parts)
+                    parts.append(A.Lit("'"))
                 else:
                     parts.append(A.SQ(text[i + 1:j]))
                 i = j + 1
@@ -1777,7 +1793,7 @@ class Lexer:
         parts = merge_lits(parts)
         if not in_dq:
             parts = tilde_prefix(parts)
-        if sq_literal:
+        if sq_literal and not sq_inner:
             # inside double quotes a value operand is itself double-quoted
             wparts = [A.DQ(parts)] if parts else []
         else:

@@ -223,6 +223,16 @@ class _Builder:
                 if line is None:
                     line = el.line
                 redirs.append(el.node)
+        if a[0]:
+            # bash numbers a simple command when its first element is reduced: with
+            # the next token already read, so at the line where that token ends
+            # (``eval "<newline>..."`` is on the string's last line); a terminator
+            # is where the first element ends
+            el = a[0][1] if len(a[0]) > 1 else a[0][0]
+            if type(el) is tuple:
+                line = el[2] + el[3].count("\n") if type(el[3]) is str else el[2]
+            else:
+                line = el.line
         return A.Simple(assigns, words, redirs, line or 0)
 
     def _redir(self, op_tok, word_tok, fd=None, fd_var=None, line=None):
