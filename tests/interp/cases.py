@@ -347,4 +347,6 @@ declare -A A=([K]=val); declare -n ref='A["K"]'; ref=v2; key=K; declare -n ref='
     case("v-negative-subscript", r"""e=(); [[ -v e[-1] ]]; echo "st=$?"; [[ ! -v e[-1] ]]; echo "st=$?"
 e=(1); [[ -v e[-1] ]]; echo "st=$?"; [[ -v e[-2] ]]; echo "st=$?"; test -v "e[-3]"; echo "st=$?"; (e=(); [ -v "e[-1]" ] || echo sub)
 """),
+    case("test-three-args-and-or", r"""[ -z -a ] ]; echo "st=$?"; [ "" -a x ]; echo "st=$?"; [ "" -o x ]; echo "st=$?"; [ -n -o "" ]; echo "st=$?"; test x -a ""; echo "st=$?"
+"""),
 ]
