@@ -349,4 +349,8 @@ e=(1); [[ -v e[-1] ]]; echo "st=$?"; [[ -v e[-2] ]]; echo "st=$?"; test -v "e[-3
 """),
     case("test-three-args-and-or", r"""[ -z -a ] ]; echo "st=$?"; [ "" -a x ]; echo "st=$?"; [ "" -o x ]; echo "st=$?"; [ -n -o "" ]; echo "st=$?"; test x -a ""; echo "st=$?"
 """),
+    case("operand-braces-do-not-nest", r"""echo "${U:-{a}b}"; echo ${U:-{a}b}; x=a; echo "${x/a/{b}c}" ${x/a/{b}c} "${x#{a}b}"; echo "${U:-${x}y}"
+echo ${U:-{a,b}}; echo ${U:-x{a,b}y}; echo "${U:-{}}"; echo ${U:-a}{1,2}
+IFS=x; X=abxcd; echo ${X/bxc/g}; X=a=\"\$a\"; echo ${X//a/{x,y,z}}
+"""),
 ]
