@@ -21,8 +21,14 @@ def parse_shell_args(args: list[str]):
         if a == "--" or a == "-":
             i += 1
             break
-        if a in ("--norc", "--noprofile", "--posix", "--login", "-l", "-i", "-s", "--restricted"):
+        if a in ("--norc", "--noprofile", "--posix", "--login", "-l", "-i", "-s", "--restricted",
+                 "--noediting"):
             i += 1
+            continue
+        if a in ("--rcfile", "--init-file"):  # read by an interactive shell only
+            if i + 1 >= len(args):
+                return on, off, None, None, [], f"{a}: option requires an argument"
+            i += 2
             continue
         if a.startswith("--"):
             return on, off, None, None, [], f"{a}: invalid option"

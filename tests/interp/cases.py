@@ -353,4 +353,6 @@ e=(1); [[ -v e[-1] ]]; echo "st=$?"; [[ -v e[-2] ]]; echo "st=$?"; test -v "e[-3
 echo ${U:-{a,b}}; echo ${U:-x{a,b}y}; echo "${U:-{}}"; echo ${U:-a}{1,2}
 IFS=x; X=abxcd; echo ${X/bxc/g}; X=a=\"\$a\"; echo ${X//a/{x,y,z}}
 """),
+    case("shell-startup-without-path", r"""env -i bash --noprofile --norc --rcfile /dev/null -c 'echo "$PATH"; env | grep -c PATH; declare -p PATH PS4 IFS'
+"""),
 ]
