@@ -104,6 +104,12 @@ async def shell_as_bash(shell, argv):
     return await shell.executor.run_argv(shell, ["bash"] + argv[1:])
 
 
+async def foo_eq_bar(shell, argv):
+    """spec/bin/foo=bar: ``echo HI`` (a command whose name holds an escaped '=')."""
+    await shell.stdout.write(b"HI\n")
+    return 0
+
+
 COMMANDS = {
     "python2": python2,
     "argv.py": argv_py,
@@ -115,6 +121,7 @@ COMMANDS = {
     # bash-4.4 there) and puts that name on the host PATH; inside the sandbox it is
     # the same in-process shell
     "bash-4.4": shell_as_bash,
+    "foo=bar": foo_eq_bar,
 }
 
 _ = os
