@@ -356,7 +356,7 @@ IFS=x; X=abxcd; echo ${X/bxc/g}; X=a=\"\$a\"; echo ${X//a/{x,y,z}}
     case("shell-startup-without-path", r"""env -i bash --noprofile --norc --rcfile /dev/null -c 'echo "$PATH"; env | grep -c PATH; declare -p PATH PS4 IFS'
 """),
     case("shell-options-O-i", r"""bash +O nullglob -c 'echo foo *.nonexistent bar'; bash -O nullglob -c 'echo foo *.nonexistent bar'
-bash -O dotglob -c 'shopt dotglob'; bash -c 'echo $-' | grep -c i; bash -i -c 'echo $-' | grep -c i
+bash -O dotglob -c 'shopt dotglob'; bash -c 'echo $-' | grep -c i; bash -i -c 'echo $-' 2>/dev/null | grep -c i
 bash -i -c 'set -u; echo before; echo $x; echo after
 echo line2' 2>/dev/null
 """),
