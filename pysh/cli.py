@@ -336,13 +336,15 @@ def _run_json(o: Options, ex) -> int:
         argv0 = o.args[0] if o.args else "pysh"
         args = o.args[1:]
     else:
-        argv0 = o.file if o.file is not None else "pysh"
+        argv0 = "pysh"
         args = o.args
     try:
         sb = Sandbox._from_instance(ex, argv0=argv0, set_on=o.set_on, set_off=o.set_off)
     except MountError as e:
         sys.stderr.write(f"pysh: {e}\n")
         return 2
+    if o.command is None and o.file is not None:  # named as the sandbox sees it
+        sb._interp.argv0 = sb._interp.script_path = _script_name(o.file, ex)
     with sb:
         r = sb.run(source, args=args)
     sys.stdout.write(json.dumps(r.to_dict()) + "\n")

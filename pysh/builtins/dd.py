@@ -134,12 +134,16 @@ def _number(text: str) -> tuple[int, bool]:
     """GNU dd's number: products with x, suffixes; (value, counts bytes: ends in B)."""
     total = 1
     in_bytes = False
-    for piece in text.split("x"):
+    body = text[:-2] + "M" if text.endswith("xM") else text  # the suffix xM is M
+    pieces = body.split("x")
+    for piece in pieces:
         m = _NUM_RE.fullmatch(piece)
         if m is None:
             raise _Bad(f"invalid number: {quote(text)}")
         digits, suffix = m.groups()
-        if suffix == "B" and piece is text.split("x")[-1]:
+        if suffix == "B":  # N...B counts bytes, not blocks; not in a product
+            if len(pieces) > 1:
+                raise _Bad(f"invalid number: {quote(text)}")
             in_bytes, suffix = True, ""
         mult = _SUFFIX.get(suffix)
         if mult is None:

@@ -460,3 +460,16 @@ def test_json_timeout_and_args():
     assert json.loads(p.stdout)["stdout"] == "name a b\n"
     p = _pysh("--json", stdin=b"echo from-stdin\n")
     assert json.loads(p.stdout)["stdout"] == "from-stdin\n"
+
+
+def test_json_script_file_is_named_as_the_sandbox_sees_it(tmp_path):
+    (tmp_path / "ws").mkdir()
+    script = tmp_path / "ws" / "s.sh"
+    script.write_text('echo "$0 ${BASH_SOURCE[0]}"; nosuch\n')
+    obj = json.loads(_pysh("--sandbox", str(tmp_path / "ws"), "--json", str(script)).stdout)
+    assert obj["stdout"] == "/batch/s.sh /batch/s.sh\n"
+    assert obj["stderr"] == "/batch/s.sh: line 1: nosuch: command not found\n"
+    outside = tmp_path / "o.sh"
+    outside.write_text('echo "$0"\n')
+    obj = json.loads(_pysh("--json", str(outside)).stdout)
+    assert obj["stdout"] == "o.sh\n" and str(tmp_path) not in json.dumps(obj)
