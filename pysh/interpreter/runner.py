@@ -193,6 +193,9 @@ class Interp(Expander):
         for k, v in defaults.items():
             if k not in g:
                 g[k] = Var(v)
+        if "PATH" not in g:
+            # started without PATH (env -i): bash's default, not exported
+            g["PATH"] = Var("/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.")
         for k in ("UID", "EUID", "PPID"):
             g[k].attrs |= READONLY | INTEGER
         self.sync_option_vars()

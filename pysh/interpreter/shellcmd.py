@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pysh.interpreter.state import SET_OPTIONS, SHORT_TO_LONG
+from pysh.interpreter.state import SET_OPTIONS, SHOPT_OPTIONS, SHORT_TO_LONG
 from pysh.shellkit import FileSystemError, InputStream, decode
 
 
@@ -21,8 +21,21 @@ def parse_shell_args(args: list[str]):
         if a == "--" or a == "-":
             i += 1
             break
-        if a in ("--norc", "--noprofile", "--posix", "--login", "-l", "-i", "-s", "--restricted"):
+        if a in ("--norc", "--noprofile", "--posix", "--login", "-l", "-s", "--restricted",
+                 "--noediting"):
             i += 1
+            continue
+        if a in ("-O", "+O"):  # shopt options: kept as "shopt:NAME" for _apply
+            if i + 1 >= len(args) or args[i + 1] not in SHOPT_OPTIONS:
+                name = args[i + 1] if i + 1 < len(args) else ""
+                return on, off, None, None, [], f"{name}: invalid shell option name"
+            (on if a == "-O" else off).add("shopt:" + args[i + 1])
+            i += 2
+            continue
+        if a in ("--rcfile", "--init-file"):  # read by an interactive shell only
+            if i + 1 >= len(args):
+                return on, off, None, None, [], f"{a}: option requires an argument"
+            i += 2
             continue
         if a.startswith("--"):
             return on, off, None, None, [], f"{a}: invalid option"
@@ -38,7 +51,10 @@ def parse_shell_args(args: list[str]):
                     if i >= len(args) or args[i] not in SET_OPTIONS:
                         return on, off, None, None, [], "-o: invalid option name"
                     (on if enable else off).add(args[i])
-                elif c in "isl":
+                elif c == "i":
+                    if enable:
+                        on.add("interactive:")
+                elif c in "sl":
                     pass
                 elif c in SHORT_TO_LONG:
                     (on if enable else off).add(SHORT_TO_LONG[c])
@@ -95,8 +111,18 @@ async def run_child_shell(interp, argv: list[str]) -> int:
 
 
 def _apply(child, on: set[str], off: set[str]) -> None:
-    child.opts |= on
-    child.opts -= off
+    for name in on:
+        if name == "interactive:":
+            child.interactive = True
+        elif name.startswith("shopt:"):
+            child.shopts.add(name[6:])
+        else:
+            child.opts.add(name)
+    for name in off:
+        if name.startswith("shopt:"):
+            child.shopts.discard(name[6:])
+        else:
+            child.opts.discard(name)
 
 
 async def _syntax_only(child, source: str) -> int:

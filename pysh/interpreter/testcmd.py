@@ -130,7 +130,10 @@ def evaluate(interp, args: list[str]) -> bool:
         if args[0] == "(" and args[2] == ")":
             return args[1] != ""
         if args[1] in ("-a", "-o"):
-            pass
+            # POSIX: with three arguments a binary -a/-o joins two one-argument tests
+            if args[1] == "-a":
+                return args[0] != "" and args[2] != ""
+            return args[0] != "" or args[2] != ""
         else:
             raise TestError(f"{args[1]}: binary operator expected")
     if n == 4:

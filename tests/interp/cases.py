@@ -347,4 +347,17 @@ declare -A A=([K]=val); declare -n ref='A["K"]'; ref=v2; key=K; declare -n ref='
     case("v-negative-subscript", r"""e=(); [[ -v e[-1] ]]; echo "st=$?"; [[ ! -v e[-1] ]]; echo "st=$?"
 e=(1); [[ -v e[-1] ]]; echo "st=$?"; [[ -v e[-2] ]]; echo "st=$?"; test -v "e[-3]"; echo "st=$?"; (e=(); [ -v "e[-1]" ] || echo sub)
 """),
+    case("test-three-args-and-or", r"""[ -z -a ] ]; echo "st=$?"; [ "" -a x ]; echo "st=$?"; [ "" -o x ]; echo "st=$?"; [ -n -o "" ]; echo "st=$?"; test x -a ""; echo "st=$?"
+"""),
+    case("operand-braces-do-not-nest", r"""echo "${U:-{a}b}"; echo ${U:-{a}b}; x=a; echo "${x/a/{b}c}" ${x/a/{b}c} "${x#{a}b}"; echo "${U:-${x}y}"
+echo ${U:-{a,b}}; echo ${U:-x{a,b}y}; echo "${U:-{}}"; echo ${U:-a}{1,2}
+IFS=x; X=abxcd; echo ${X/bxc/g}; X=a=\"\$a\"; echo ${X//a/{x,y,z}}
+"""),
+    case("shell-startup-without-path", r"""env -i bash --noprofile --norc --rcfile /dev/null -c 'echo "$PATH"; env | grep -c PATH; declare -p PATH PS4 IFS'
+"""),
+    case("shell-options-O-i", r"""bash +O nullglob -c 'echo foo *.nonexistent bar'; bash -O nullglob -c 'echo foo *.nonexistent bar'
+bash -O dotglob -c 'shopt dotglob'; bash -c 'echo $-' | grep -c i; bash -i -c 'echo $-' 2>/dev/null | grep -c i
+bash -i -c 'set -u; echo before; echo $x; echo after
+echo line2' 2>/dev/null
+"""),
 ]

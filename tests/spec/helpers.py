@@ -30,9 +30,18 @@ async def printenv_py(shell, argv):
 
 
 async def stdout_stderr_py(shell, argv):
+    # the Python source flushes stderr while its stdout, block-buffered unless it is a
+    # terminal, waits for exit: on one pipe (|&, 2>&1) STDERR comes first
     a = argv
-    await shell.stdout.write(encode((a[1] if len(a) > 1 else "STDOUT") + "\n"))
-    await shell.stderr.write(encode((a[2] if len(a) > 2 else "STDERR") + "\n"))
+    out = encode((a[1] if len(a) > 1 else "STDOUT") + "\n")
+    err = encode((a[2] if len(a) > 2 else "STDERR") + "\n")
+    isatty = getattr(shell.stdout, "isatty", None)
+    if isatty is not None and isatty():
+        await shell.stdout.write(out)
+        await shell.stderr.write(err)
+    else:
+        await shell.stderr.write(err)
+        await shell.stdout.write(out)
     return int(a[3]) if len(a) > 3 else 0
 
 
@@ -87,6 +96,20 @@ async def python2(shell, argv):
     return 0
 
 
+async def shell_as_bash(shell, argv):
+    """The runner's wrapper for $SH: it runs this shell, which calls itself bash."""
+    if shell.executor is None:
+        await shell.stderr.write(b"bash-4.4 (spec helper): no interpreter\n")
+        return 127
+    return await shell.executor.run_argv(shell, ["bash"] + argv[1:])
+
+
+async def foo_eq_bar(shell, argv):
+    """spec/bin/foo=bar: ``echo HI`` (a command whose name holds an escaped '=')."""
+    await shell.stdout.write(b"HI\n")
+    return 0
+
+
 COMMANDS = {
     "python2": python2,
     "argv.py": argv_py,
@@ -94,6 +117,11 @@ COMMANDS = {
     "stdout_stderr.py": stdout_stderr_py,
     "read_from_fd.py": read_from_fd_py,
     "show_fd_table.py": show_fd_table_py,
+    # the runner names the shell after the file's compare_shells spelling ($SH is
+    # bash-4.4 there) and puts that name on the host PATH; inside the sandbox it is
+    # the same in-process shell
+    "bash-4.4": shell_as_bash,
+    "foo=bar": foo_eq_bar,
 }
 
 _ = os

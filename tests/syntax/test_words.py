@@ -119,8 +119,8 @@ def test_operand_words_are_parsed():
                            A.Lit(" "), A.SQ("r"), A.Lit(" ~")]
     p = arg("${x:-~/d}")[0]
     assert p.arg.parts[0] == A.Tilde("")
-    p = arg("${u:-{a}}")[0]  # braces nest inside the operand
-    assert p.arg.parts == [A.Lit("{a}")]
+    w = arg("${u:-{a}b}")  # a bare { does not nest (bash): the operand is "{a", then "b}"
+    assert w[0].arg.parts == [A.Lit("{a")] and w[1:] == [A.Lit("b}")]
     p = arg("${x:-${y:-z}}")[0]
     assert p.arg.parts == [P("y", op=":-", arg=W(A.Lit("z")))]
 

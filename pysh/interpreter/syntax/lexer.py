@@ -1694,7 +1694,6 @@ class Lexer:
         closing quote: bash keeps the quotes and expands what is between them."""
         start = i
         parts: list = []
-        depth = 0
         ext = self._extglob() and not value
         sq_literal = in_dq and value
         while True:
@@ -1710,19 +1709,13 @@ class Lexer:
                 parts.append(A.Lit(c))
                 i += 1
                 continue
-            if c == "}":
-                if depth == 0:
-                    break
-                depth -= 1
-                parts.append(A.Lit("}"))
-                i += 1
-                continue
+            if c == "}":  # a bare { does not nest: ${u:-{a}b} is "{a" then "b}"
+                break
             if c == "{":
-                depth += 1
                 parts.append(A.Lit("{"))
                 i += 1
                 continue
-            if c == "/" and stop_slash and depth == 0 and not (lead_slash and i == start):
+            if c == "/" and stop_slash and not (lead_slash and i == start):
                 break
             if c == "'":
                 j = text.find("'", i + 1)
