@@ -289,8 +289,6 @@ async def _copy(shell, o: dict) -> int:
                 infile.close()
             await shell.error(PROG, f"failed to open {squote(o['of'])}: {strerror(e.errno)}")
             return 1
-    elif o["seek"]:
-        pass  # seeking on a stream: GNU writes from where it is
     stats = [0, 0, 0, 0]
     copied = 0
     status = 0

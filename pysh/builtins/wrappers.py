@@ -112,7 +112,7 @@ async def _run(shell: Shell, prog: str, cmd: list[str], **streams) -> int:
 
 
 async def _wrapper_options(shell: Shell, prog: str, args: list[str], short: str, long: dict,
-                           help_text: str, fail: int):
+                           fail: int):
     """GNU's option scan for a wrapper: options end at the command's name."""
     try:
         return parse_options(args, short, long, permute=False)
@@ -123,7 +123,7 @@ async def _wrapper_options(shell: Shell, prog: str, args: list[str], short: str,
 async def nohup_main(shell: Shell, argv: list[str]) -> int:
     prog = "nohup"
     got = await _wrapper_options(shell, prog, argv[1:], "", {"help": "help", "version": "version"},
-                                 NOHUP_HELP, 125)
+                                 125)
     if isinstance(got, int):
         return got
     opts, cmd = got
@@ -168,7 +168,7 @@ async def nice_main(shell: Shell, argv: list[str]) -> int:
         args = ["-n", args[0][1:]] + args[1:]
     got = await _wrapper_options(shell, prog, args, "n:",
                                  {"adjustment=": "n", "help": "help", "version": "version"},
-                                 NICE_HELP, 125)
+                                 125)
     if isinstance(got, int):
         return got
     opts, cmd = got
@@ -198,7 +198,7 @@ async def stdbuf_main(shell: Shell, argv: list[str]) -> int:
     prog = "stdbuf"
     got = await _wrapper_options(shell, prog, argv[1:], "i:o:e:",
                                  {"input=": "i", "output=": "o", "error=": "e",
-                                  "help": "help", "version": "version"}, STDBUF_HELP, 125)
+                                  "help": "help", "version": "version"}, 125)
     if isinstance(got, int):
         return got
     opts, cmd = got
