@@ -282,10 +282,13 @@ async def _run_ints(shell, first: int, step: int, last: int, sep: str) -> None:
     n = len(rng)
     if n == 0:
         return
+    # bytes %-formatting of a whole chunk is about twice as fast as joining str()s
+    one = b"%d" + encode(sep).replace(b"%", b"%%")
     for k in range(0, n, chunk):
         part = rng[k:k + chunk]
-        text = sep.join(map(str, part))
-        await out.write(encode(text + ("\n" if k + chunk >= n else sep)))
+        last_chunk = k + chunk >= n
+        fmt = one * (len(part) - 1) + (b"%d\n" if last_chunk else one)
+        await out.write(fmt % tuple(part))
         budget.check()
 
 
