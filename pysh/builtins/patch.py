@@ -1134,15 +1134,15 @@ class Patch:
     async def finish_file(self, hunk: int, failed: int, mismatch: bool) -> None:
         data = b"".join(self.output)
         if self.outfile is not None:
-            if not self.dry_run:
-                if self.outfile == "-":
-                    await self.shell.stdout.write(data)
-                else:
-                    try:
-                        self.fs.append_bytes(self.outfile, data)
-                    except FileSystemError as e:
-                        raise Fatal(f"Can't create file {quote(self.outfile)} : "
-                                    f"{e.strerror}") from None
+            # GNU writes -o FILE even with --dry-run
+            if self.outfile == "-":
+                await self.shell.stdout.write(data)
+            else:
+                try:
+                    self.fs.append_bytes(self.outfile, data)
+                except FileSystemError as e:
+                    raise Fatal(f"Can't create file {quote(self.outfile)} : "
+                                f"{e.strerror}") from None
             return
         outname = self.outname
         backup = self.make_backups or (self.backup_if_mismatch and (mismatch or failed))
@@ -1281,6 +1281,12 @@ class Patch:
     # -- the whole run -------------------------------------------------------------------------
     async def run(self, argv: list[str]) -> int:
         self.deleted_names: set[str] = set()
+        if "POSIXLY_CORRECT" in self.shell.env:
+            self.posix = True
+            self.backup_if_mismatch = False
+        suffix = self.shell.env.get("SIMPLE_BACKUP_SUFFIX")
+        if suffix:
+            self.suffix = suffix
         try:
             opts, operands = parse_options(argv[1:], SHORT, LONG)
         except OptionError as e:
@@ -1355,8 +1361,6 @@ class Patch:
             elif key in ("D", "e", "c", "n"):
                 raise Fatal(f"option -{key} is not supported")
             # u, T, Z, V, B, Y, g, x, binary, follow-symlinks, quoting-style: accepted
-        if self.posix:
-            self.backup_if_mismatch = False
         if operands:
             self.inname_arg = operands[0]
             if len(operands) > 1:
@@ -1368,7 +1372,7 @@ class Patch:
         if self.outfile is not None:
             if self.outfile == "-":
                 self.msg_to_stderr = True
-            elif not self.dry_run:
+            else:  # created at once, even with --dry-run, as GNU does
                 try:
                     self._makedirs(self.outfile)
                     with self.fs.open(self.outfile, "wb", perm=0o600):
@@ -1467,9 +1471,30 @@ def _fetchmode(s: bytes) -> int:
 
 
 def _similar(a: bytes, b: bytes) -> bool:
-    a = a[:-1] if a.endswith(b"\n") else a
-    b = b[:-1] if b.endswith(b"\n") else b
-    return a.split() == b.split() and (a[:1] in b" \t") == (b[:1] in b" \t")
+    """GNU's -l comparison: runs of blanks match runs of blanks, newlines ignored."""
+    if a.endswith(b"\n"):
+        a = a[:-1]
+    if b.endswith(b"\n"):
+        b = b[:-1]
+    i = j = 0
+    la, lb = len(a), len(b)
+    blank = b" \t"
+    while True:
+        if j >= lb or b[j] in blank:
+            while j < lb and b[j] in blank:
+                j += 1
+            if i < la:
+                if a[i] not in blank:
+                    return False
+                while i < la and a[i] in blank:
+                    i += 1
+            if i >= la or j >= lb:
+                return (la - i) == (lb - j)
+        elif i >= la or a[i] != b[j]:
+            return False
+        else:
+            i += 1
+            j += 1
 
 
 def _strerror(err: int) -> str:
