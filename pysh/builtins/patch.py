@@ -339,6 +339,7 @@ class Patch:
         self.backed_up: set[str] = set()
         self.to_delete: list[tuple[str, bool]] = []
         self.out_fp = None
+
         self.written_to_rejname = False
 
     # -- output -----------------------------------------------------------------
@@ -385,16 +386,37 @@ class Patch:
         raise Fatal(f"malformed patch at line {self.p_input_line}: {decode(self.buf)}")
 
     # -- intuit: find the next patch and its file -------------------------------------
-    def fetchname(self, at: bytes) -> tuple[bytes | None, bytes | None, int]:
-        """(name, timestamp text, seconds or -1)."""
+    def fetchname(self, at: bytes, *, stamped: bool = True):
+        """(name, timestamp text, seconds or -1), or None for /dev/null.
+
+        A name may hold spaces when a tab separates it from the timestamp (or, for
+        ``Index:``, when more text follows on the line).
+        """
         at = at.lstrip()
-        name, end = _parse_name(at, self.strip)
-        raw_name_end = end
-        rest = at[raw_name_end:]
-        rawname = at[:raw_name_end].strip()
+        if at[:1] == b'"':
+            raw, end = _parse_c_string(at)
+            if raw is None:
+                raw, end = b"", 0
+        else:
+            sep = b"\t" if stamped else b"\n"
+            t = 0
+            n = len(at)
+            while t < n:
+                if at[t:t + 1].isspace():
+                    u = t
+                    while at[u:u + 1] != b"\t" and at[u + 1:u + 2].isspace():
+                        u += 1
+                    if at[u:u + 1] != b"\t" and sep in at[u + 1:]:
+                        t += 1
+                        continue
+                    break
+                t += 1
+            raw, end = at[:t], t
+        if raw == b"/dev/null":
+            return None
+        name = _strip_leading(raw, self.strip) if raw else None
+        rest = at[end:]
         timestr = rest.rstrip(b"\n").rstrip(b"\r")
-        if rawname == b"/dev/null":
-            return None, timestr or None, 0
         stamp = -1
         if rest.strip():
             t = _timestamp(rest.strip())
@@ -429,14 +451,22 @@ class Patch:
             s = line
             stars_last = stars_this
             if not stars_last and s.startswith(b"*** "):
-                self.names[OLD], self.timestr[OLD], self.stamp[OLD] = self.fetchname(s[4:])
+                got = self.fetchname(s[4:])
+                if got is not None:
+                    self.names[OLD], self.timestr[OLD], self.stamp[OLD] = got
                 need_header = False
             elif s.startswith(b"+++ "):
-                self.names[OLD], self.timestr[OLD], self.stamp[OLD] = self.fetchname(s[4:])
+                got = self.fetchname(s[4:])
+                if got is None:
+                    self.stamp[OLD] = 0
+                else:
+                    self.names[OLD], self.timestr[OLD], self.stamp[OLD] = got
                 need_header = False
                 self.strip_cr = strip_cr
             elif s.startswith(b"Index:"):
-                self.names[INDEX] = self.fetchname(s[6:])[0]
+                got = self.fetchname(s[6:], stamped=False)
+                if got is not None:
+                    self.names[INDEX] = got[0]
                 need_header = False
                 self.strip_cr = strip_cr
             elif s.startswith(b"diff --git "):
@@ -484,8 +514,11 @@ class Patch:
             elif self.git and s.startswith(b"GIT binary patch"):
                 raise Fatal("git binary diffs are not supported")
             elif s.startswith(b"--- "):
-                name, ts, stamp = self.fetchname(s[4:])
-                self.names[NEW], self.timestr[NEW] = name, ts
+                got = self.fetchname(s[4:])
+                if got is None:
+                    stamp = 0
+                else:
+                    self.names[NEW], self.timestr[NEW], stamp = got
                 if stamp != -1:
                     self.stamp[NEW] = stamp
                 need_header = False
@@ -588,12 +621,14 @@ class Patch:
         else:
             self.ask("  Ignore -R? [n] " if self.reverse else "  Assume -R? [n] ")
             self.ask("Apply anyway? [n] ")
-            self.say("Skipping patch.\n")
+            if self.verbosity != SILENT:
+                self.say("Skipping patch.\n")
             self.skip = True
         return r
 
     def choose_inname(self) -> None:
         self.invalid: list[bytes] = []
+        self.chosen = None
         self.inname: str | None = None
         self.instat = None
         self.inerrno = -1
@@ -637,6 +672,7 @@ class Patch:
                 low = min(newdirs.values())
                 dist = [newdirs.get(k, 0) - low if k in newdirs else 0 for k in range(3)]
                 i = self.best_name(dist)
+        self.chosen = i
         if i is None:
             return
         self.inname = decode(self.names[i])
@@ -781,7 +817,7 @@ class Patch:
         suffix_fuzz = fuzz + suffix_context - context
         input_lines = len(self.ilines)
         max_where = input_lines - (pat_lines - suffix_fuzz) + 1
-        min_where = self.last_frozen + 1 - (prefix_context - prefix_fuzz)
+        min_where = self.last_frozen + 1
         max_pos_offset = max_where - first_guess
         max_neg_offset = first_guess - min_where
         max_offset = max(max_pos_offset, max_neg_offset)
@@ -968,6 +1004,8 @@ class Patch:
         if not self.skip:
             if self.outfile is not None:
                 outname = self.outfile
+            elif self.is_rename or self.is_copy:
+                outname = decode(self.names[int(not self.reverse)])
             else:
                 outname = self.inname
         self.outname = outname
@@ -1006,9 +1044,13 @@ class Patch:
             if self.verbosity != SILENT:
                 renamed = outname != self.inname
                 self.say(f"{'checking' if self.dry_run else 'patching'} file {quote(outname)}"
-                         + (" " if renamed else "\n"))
+                         + (" " if renamed or self.is_copy or self.is_rename else "\n"))
+                how = "copied" if self.is_copy else "renamed" if self.is_rename else "read"
                 if renamed:
-                    self.say(f"(read from {self.inname})\n")
+                    self.say(f"({how} from {self.inname})\n")
+                elif self.is_copy or self.is_rename:
+                    self.say(f"(already {how} from "
+                             f"{decode(self.names[int(self.reverse)])})\n")
                 if self.verbosity == VERBOSE:
                     self.say("Using Plan A...\n")
         hunk = 0
@@ -1069,7 +1111,7 @@ class Patch:
                     n = self.in_offset
                     msg += f" (offset {n} line{'' if n == 1 else 's'})"
                 self.say(msg + ".\n")
-        if not self.skip:
+        if not self.skip and self.last_frozen < len(self.ilines):
             self.copy_till(len(self.ilines))
         await self.flush()
         if not self.skip:
@@ -1120,7 +1162,7 @@ class Patch:
         old_mode = self.mode[int(self.reverse)]
         new_mode = self.mode[int(not self.reverse)]
         set_mode = bool(new_mode) and old_mode != new_mode
-        if not (failed < hunk or set_mode):
+        if not (failed < hunk or set_mode or self.is_rename or self.is_copy):
             if backup:  # nothing changed, but GNU still backs the file up
                 self.create_backup(outname, exists=not self.inerrno)
             return
@@ -1131,8 +1173,11 @@ class Patch:
         else:
             perm = 0o666 & ~self.shell.umask
         if backup:
-            self.create_backup(outname, exists=not self.inerrno)
+            self.create_backup(outname, exists=self.fs.lexists(outname))
         self.write_file(outname, data, perm)
+        if self.is_rename and self.inname != outname:
+            self.to_delete.append((self.inname, backup))
+            self.deleted_names.add(self.inname)
 
     def backup_name(self, name: str) -> str:
         return name + self.suffix
@@ -1214,12 +1259,14 @@ class Patch:
         for name, backup in self.to_delete:
             if self.verbosity == VERBOSE:
                 self.say(f"Removing file {quote(name)}\n")
-            try:
-                if backup:
-                    self.create_backup(name, exists=True)
-                self.fs.unlink(name)
-            except FileSystemError as e:
-                raise Fatal(f"Can't remove file {quote(name)} : {e.strerror}") from None
+            exists = self.fs.lexists(name)
+            if backup:
+                self.create_backup(name, exists=exists)
+            if exists:
+                try:
+                    self.fs.unlink(name)
+                except FileSystemError as e:
+                    raise Fatal(f"Can't remove file {quote(name)} : {e.strerror}") from None
             # remove the directories the deletion left empty
             head = name.rpartition("/")[0]
             while head and head not in (".", "/"):
@@ -1227,6 +1274,8 @@ class Patch:
                     self.fs.rmdir(head)
                 except FileSystemError:
                     break
+                if self.verbosity == VERBOSE:
+                    self.say(f"Removed empty directory {quote(head)}\n")
                 head = head.rpartition("/")[0]
 
     # -- the whole run -------------------------------------------------------------------------
@@ -1339,7 +1388,16 @@ class Patch:
             self.reverse = self.reverse_flag
             self.skip = False
             if kind != NO_DIFF:
+                self.is_rename = self.rename[OLD] and self.rename[NEW]
+                self.is_copy = self.copy[OLD] and self.copy[NEW]
                 self.choose_inname()
+                if ((self.is_rename or self.is_copy) and self.inname_arg is None
+                        and not (self.chosen in (OLD, NEW)
+                                 and self.names[int(not self.reverse)] is not None
+                                 and self.name_is_valid(self.names[int(not self.reverse)]))):
+                    self.say(f"Cannot {'rename' if self.is_rename else 'copy'} file "
+                             "without two valid file names\n")
+                    self.skip = True
             if kind == NO_DIFF:
                 if self.verbosity == VERBOSE:
                     self.say("  Ignoring the trailing garbage.\ndone\n" if not first else

@@ -179,6 +179,9 @@ CASES = [
     c("fuzz_two", [], {"f": TEN.replace("3\n", "three\n", 1)}, D_FIVE, show=["f", "f.orig"]),
     c("fuzz_zero_fails", ["-F0"], {"f": TEN.replace("2\n", "TWO\n", 1)}, D_FIVE, show=["f.rej"]),
     c("fuzz_long", ["--fuzz=1"], {"f": TEN.replace("3\n", "three\n", 1)}, D_FIVE),
+    c("fuzz_then_hunk_inside_frozen", [], {"f": "b1\nmut\na1\nc5\na1\n5\nc5\n"},
+      "--- f\n+++ f\n@@ -1,4 +1,4 @@\n b1\n-5\n+chg\n a1\n c5\n@@ -6,2 +6,3 @@\n 5\n c5\n+chg\n"),
+    c("append_past_end", [], {"f": "mut\n"}, "--- f\n+++ f\n@@ -2,0 +3,2 @@\n+n1\n+n2\n"),
     c("reject_one_of_two", [], {"f": THIRTY.replace("19\n", "nineteen\n").replace("18\n", "X\n")
                                 .replace("21\n", "Y\n").replace("17\n", "Z\n")},
       D_TWO, show=["f", "f.rej"]),
@@ -260,6 +263,36 @@ CASES = [
     c("git_mode_change", ["-p1"], {"run.sh": "echo\n"},
       "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\nindex 1..2\n"
       "--- a/run.sh\n+++ b/run.sh\n@@ -1 +1,2 @@\n echo\n+echo 2\n", ls=False),
+    c("git_rename_only", ["-p1"], {"old.txt": "x\n"},
+      "diff --git a/old.txt b/new.txt\nsimilarity index 100%\nrename from old.txt\n"
+      "rename to new.txt\n"),
+    c("git_rename_and_edit", ["-p1"], {"src/a.py": "1\n2\n3\n"},
+      "diff --git a/src/a.py b/lib/b.py\nsimilarity index 70%\nrename from src/a.py\n"
+      "rename to lib/b.py\nindex 1..2 100644\n--- a/src/a.py\n+++ b/lib/b.py\n"
+      "@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3\n"),
+    c("git_rename_reverse", ["-p1", "-R"], {"lib/b.py": "1\ntwo\n3\n"},
+      "diff --git a/src/a.py b/lib/b.py\nsimilarity index 70%\nrename from src/a.py\n"
+      "rename to lib/b.py\nindex 1..2 100644\n--- a/src/a.py\n+++ b/lib/b.py\n"
+      "@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3\n"),
+    c("git_already_renamed", ["-p1"], {"new.txt": "x\n"},
+      "diff --git a/old.txt b/new.txt\nsimilarity index 90%\nrename from old.txt\n"
+      "rename to new.txt\nindex 1..2 100644\n--- a/old.txt\n+++ b/new.txt\n"
+      "@@ -1 +1,2 @@\n x\n+y\n"),
+    c("git_copy", ["-p1"], {"a.txt": "x\n"},
+      "diff --git a/a.txt b/c.txt\nsimilarity index 100%\ncopy from a.txt\ncopy to c.txt\n"),
+    c("git_new_executable", ["-p1"], {},
+      "diff --git a/run.sh b/run.sh\nnew file mode 100755\nindex 0000000..1\n--- /dev/null\n"
+      "+++ b/run.sh\n@@ -0,0 +1 @@\n+echo hi\n"),
+    c("git_names_with_space", ["-p1"], {"my file.txt": "a\n"},
+      "diff --git a/my file.txt b/my file.txt\nindex 1..2 100644\n--- a/my file.txt\t\n"
+      "+++ b/my file.txt\t\n@@ -1 +1 @@\n-a\n+b\n"),
+    c("tab_separated_name_with_space", [], {"x y": "a\n"},
+      "--- x y\t2024-01-02 03:04:05.000000000 +0000\n+++ x y\t2024-01-02 03:04:05.000000000 +0000\n"
+      "@@ -1 +1 @@\n-a\n+b\n"),
+    c("silent_already_applied", ["-s"], {"f": TEN.replace("5\n", "five\n")}, D_FIVE),
+    c("verbose_delete_dirs", ["--verbose", "-p1"], {"d/e/gone.txt": "a\nb\n"},
+      DELFILE.replace("gone.txt", "d/e/gone.txt")),
+    c("delete_missing_force", ["-f", "-b", "-p1"], {"d/": None}, DELFILE.replace("gone.txt", "d/g")),
     # errors
     p("garbage", [], {}, "this is not a patch\n"),
     p("empty_input", [], {}, ""),
