@@ -115,6 +115,7 @@ SYSTEM: dict[str, str] = {
     "getopt": "pysh.builtins.getopt_cmd:main",
     "envsubst": "pysh.builtins.envsubst:main",
     "iconv": "pysh.builtins.iconv:main",
+    "tput": "pysh.builtins.tput:main",
     "less": "pysh.builtins.pager:less_main",
     "more": "pysh.builtins.pager:more_main",
     "nohup": "pysh.builtins.wrappers:nohup_main",
