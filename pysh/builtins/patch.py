@@ -1,7 +1,8 @@
-"""patch: apply unified diffs (GNU patch 2.7.6 behaviour), through the FileSystem door.
+"""patch: apply unified and context diffs (GNU patch 2.7.6 behaviour), through the FileSystem door.
 
-Reads a unified diff (``diff -u``, ``diff -ruN``, ``git diff``) from stdin or
-``-i FILE`` and applies it hunk by hunk, the way GNU patch does: the same
+Reads a unified diff (``diff -u``, ``diff -ruN``, ``git diff``, with renames,
+copies and mode changes) or a context diff (``diff -c``) from stdin or ``-i
+FILE`` and applies it hunk by hunk, the way GNU patch does: the same
 file-name rules (``-pN``; without ``-p`` only the base name), the same search
 for each hunk (offsets, then fuzz up to ``-F``, default 2), reversed-patch
 detection, ``.rej`` files in unified format, ``.orig`` backups, creation and
@@ -121,7 +122,7 @@ Written by Larry Wall and Paul Eggert
 
 OLD, NEW, INDEX = 0, 1, 2
 SILENT, NORMAL, VERBOSE = 0, 1, 2
-NO_DIFF, UNI_DIFF = 0, 1
+NO_DIFF, UNI_DIFF, CONTEXT_DIFF, NEW_CONTEXT_DIFF = 0, 1, 2, 3
 
 
 class Fatal(Exception):
@@ -439,7 +440,9 @@ class Patch:
         self.p_input_line = self.p_bline - 1
         self.strip_cr = False
         stars_this = False
+        this_line = self.pos
         while True:
+            previous_line = this_line
             this_line = self.pos
             line = self.get_line(raw=True)
             if line is None:
@@ -542,6 +545,25 @@ class Patch:
                     self.says[NEW] = 1 + (self.stamp[NEW] == 0)
                 self.p_start, self.p_sline = this_line, self.p_input_line
                 return UNI_DIFF
+            if stars_last and s.startswith(b"*** "):
+                t = s[4:]
+                if t[:1] == b"0" and not t[1:2].isdigit():
+                    self.says[OLD] = 1 + (self.stamp[OLD] == 0)
+                kind = NEW_CONTEXT_DIFF if s.rstrip(b"\r\n").endswith(b"*") else CONTEXT_DIFF
+                self.p_start, self.p_sline = previous_line, self.p_input_line - 1
+                # scan the first hunk: does it empty the file?
+                self.pos, self.p_input_line = self.p_start, self.p_sline - 1
+                saved = self.p_base, self.p_bline
+                self.diff_type = kind
+                rev, self.reverse = self.reverse, False
+                try:
+                    h = self.another_hunk()
+                finally:
+                    self.reverse = rev
+                self.p_base, self.p_bline = saved
+                if h is not None and not h.new and h.newfirst == 1:
+                    self.says[NEW] = 1 + (self.stamp[NEW] == 0)
+                return kind
 
     def name_is_valid(self, name: bytes) -> bool:
         if name in self.invalid:
@@ -699,6 +721,108 @@ class Patch:
 
     # -- hunks -------------------------------------------------------------------------------
     def another_hunk(self) -> Hunk | None:
+        if self.diff_type in (CONTEXT_DIFF, NEW_CONTEXT_DIFF):
+            return self.another_context_hunk()
+        return self.another_unified_hunk()
+
+    def _context_range(self, line: bytes, what: bytes) -> tuple[int, int]:
+        m = re.match(re.escape(what) + rb" (\d+)(?:,(\d+))?", line)
+        if not m:
+            self.malformed()
+        first = int(m.group(1))
+        if m.group(2) is not None and not (first == 0 and m.group(2) == b"0"):
+            count = int(m.group(2)) + 1 - first
+            if count < 0:
+                self.malformed()
+        elif first:
+            count = 1
+        else:
+            count, first = 0, 1
+        return first, count
+
+    def _context_item(self, line: bytes, allowed: str) -> tuple[str, bytes] | None:
+        c = line[:1]
+        if c in (b"\n", b"\t"):
+            return " ", line[1:] if c == b"\t" else line
+        ch = chr(line[0])
+        if ch in allowed and line[1:2] in (b" ", b"\t"):
+            text = line[2:]
+        else:
+            return None
+        if self.incomplete_line():
+            text = text[:-1]
+        return ch, text
+
+    def another_context_hunk(self) -> Hunk | None:
+        begin_pos, begin_line = self.pos, self.p_input_line
+        line = self.get_line()
+        if line is None or len(line) <= 8 or not line.startswith(b"********"):
+            self.p_base, self.p_bline = begin_pos, begin_line + 1
+            return None
+        h = Hunk()
+        rest = line.lstrip(b"*")
+        if rest.startswith(b" "):
+            h.func = rest.rstrip(b"\n")
+        h.beg = self.p_input_line + 1
+        line = self.get_line()
+        if line is None:
+            raise Fatal("unexpected end of file in patch")
+        h.first, ptrn = self._context_range(line, b"***")
+        old: list[tuple[str, bytes]] = []
+        while True:
+            line = self.get_line()
+            if line is None:
+                raise Fatal("unexpected end of file in patch")
+            if line.startswith(b"--- "):
+                break
+            item = self._context_item(line, " -!")
+            if item is None:
+                self.malformed()
+            old.append(item)
+        h.newfirst, repl = self._context_range(line, b"---")
+        new: list[tuple[str, bytes]] = []
+        while len(new) < repl:
+            pos0, ln0 = self.pos, self.p_input_line
+            line = self.get_line()
+            item = self._context_item(line, " +!") if line is not None else None
+            if item is None:
+                self.pos, self.p_input_line = pos0, ln0
+                break
+            new.append(item)
+        mangled = f"replacement text or line numbers mangled in hunk at line {h.beg}"
+        if not new and repl:
+            new = [(" ", t) for c, t in old if c == " "]
+        if not old and ptrn:
+            old = [(" ", t) for c, t in new if c == " "]
+            if not old and ptrn == 1 and not any(c == " " for c, _ in new):
+                # a null hunk with no context: append after the line, as GNU does
+                ptrn = 0
+                h.first += 1
+        if len(old) != ptrn or len(new) != repl:
+            raise Fatal(mangled)
+        if [t for c, t in old if c == " "] != [t for c, t in new if c == " "]:
+            raise Fatal(f"context mangled in hunk at line {h.beg}")
+        h.old, h.new = old, new
+
+        def lead(side, ch):
+            if not any(c != " " for c, _ in side):
+                return None
+            n = 0
+            for c, _ in side:
+                if c != " ":
+                    break
+                n += 1
+            return n
+        pre = [x for x in (lead(old, "-"), lead(new, "+")) if x is not None]
+        suf = [x for x in (lead(old[::-1], "-"), lead(new[::-1], "+")) if x is not None]
+        if not pre:
+            raise Fatal(mangled)
+        h.prefix, h.suffix = min(pre), min(suf)
+        if self.reverse:
+            h.swap()
+        return h
+
+    def another_unified_hunk(self) -> Hunk | None:
         begin_pos, begin_line = self.pos, self.p_input_line
         line = self.get_line()
         if line is None or len(line) <= 4 or not line.startswith(b"@@ -"):
@@ -888,14 +1012,14 @@ class Patch:
         where -= 1
         oi = ni = 0
         while oi < len(old):
-            if old[oi][0] == "-":
+            if old[oi][0] in "-!":
                 if not self.copy_till(where + oi):
                     return False
                 self.last_frozen += 1
                 oi += 1
             elif ni >= len(new):
                 break
-            elif new[ni][0] == "+":
+            elif new[ni][0] in "+!":
                 if not self.copy_till(where + oi):
                     return False
                 text = new[ni][1]
@@ -906,10 +1030,10 @@ class Patch:
             else:
                 oi += 1
                 ni += 1
-        if ni < len(new) and new[ni][0] == "+":
+        if ni < len(new) and new[ni][0] in "+!":
             if not self.copy_till(where + oi):
                 return False
-            while ni < len(new) and new[ni][0] == "+":
+            while ni < len(new) and new[ni][0] in "+!":
                 if not self.after_newline:
                     o.append(b"\n")
                 text = new[ni][1]
@@ -934,6 +1058,9 @@ class Patch:
         return patch_crlf != s.endswith(b"\r\n")
 
     def abort_hunk(self, h: Hunk, header: bool) -> None:
+        if self.diff_type in (CONTEXT_DIFF, NEW_CONTEXT_DIFF):
+            self.abort_hunk_context(h, header)
+            return
         r = self.rej
         if header:
             if self.names[INDEX] is not None:
@@ -948,10 +1075,10 @@ class Patch:
         old, new = h.old, h.new
         oi = ni = 0
         while True:
-            while oi < len(old) and old[oi][0] == "-":
+            while oi < len(old) and old[oi][0] in "-!":
                 r += b"-" + old[oi][1]
                 oi += 1
-            while ni < len(new) and new[ni][0] == "+":
+            while ni < len(new) and new[ni][0] in "+!":
                 r += b"+" + new[ni][1]
                 ni += 1
             if oi >= len(old):
@@ -959,6 +1086,31 @@ class Patch:
             r += b" " + old[oi][1]
             oi += 1
             ni += 1
+
+    def abort_hunk_context(self, h: Hunk, header: bool) -> None:
+        r = self.rej
+        newstyle = self.diff_type == NEW_CONTEXT_DIFF
+        stars, minuses = (b" ****", b" ----") if newstyle else (b"", b" -----")
+        if header:
+            if self.names[INDEX] is not None:
+                r += b"Index: " + self.names[INDEX] + b"\n"
+            for tag, which in ((b"***", int(self.reverse)), (b"---", int(not self.reverse))):
+                name = self.names[which]
+                r += tag + b" " + (name if name is not None else b"/dev/null")
+                r += (self.timestr[which] or b"") + b"\n"
+        r += b"***************" + (h.func or b"") + b"\n"
+        for tag, first, side, tail in ((b"***", h.first, h.old, stars),
+                                       (b"---", h.newfirst, h.new, minuses)):
+            first += self.out_offset
+            last = first + len(side) - 1
+            if last < first:
+                r += tag + b" 0" + tail + b"\n"
+            elif last == first:
+                r += tag + b" %d" % first + tail + b"\n"
+            else:
+                r += tag + b" %d,%d" % (first, last) + tail + b"\n"
+            for c, t in side:
+                r += c.encode() + b" " + t
 
     # -- one file ------------------------------------------------------------------------
     def file_label(self) -> str:
@@ -1133,16 +1285,17 @@ class Patch:
 
     async def finish_file(self, hunk: int, failed: int, mismatch: bool) -> None:
         data = b"".join(self.output)
+        self.output = []
         if self.outfile is not None:
-            if not self.dry_run:
-                if self.outfile == "-":
-                    await self.shell.stdout.write(data)
-                else:
-                    try:
-                        self.fs.append_bytes(self.outfile, data)
-                    except FileSystemError as e:
-                        raise Fatal(f"Can't create file {quote(self.outfile)} : "
-                                    f"{e.strerror}") from None
+            # GNU writes -o FILE even with --dry-run
+            if self.outfile == "-":
+                await self.shell.stdout.write(data)
+            else:
+                try:
+                    self.fs.append_bytes(self.outfile, data)
+                except FileSystemError as e:
+                    raise Fatal(f"Can't create file {quote(self.outfile)} : "
+                                f"{e.strerror}") from None
             return
         outname = self.outname
         backup = self.make_backups or (self.backup_if_mismatch and (mismatch or failed))
@@ -1178,6 +1331,20 @@ class Patch:
         if self.is_rename and self.inname != outname:
             self.to_delete.append((self.inname, backup))
             self.deleted_names.add(self.inname)
+
+    async def spill_partial_output(self) -> None:
+        """GNU streams -o output as it goes: what was produced before a fatal error stays."""
+        data = b"".join(getattr(self, "output", []))
+        self.output = []
+        if not data or self.outfile is None:
+            return
+        if self.outfile == "-":
+            await self.shell.stdout.write(data)
+            return
+        try:
+            self.fs.append_bytes(self.outfile, data)
+        except FileSystemError:
+            pass
 
     def backup_name(self, name: str) -> str:
         return name + self.suffix
@@ -1281,6 +1448,12 @@ class Patch:
     # -- the whole run -------------------------------------------------------------------------
     async def run(self, argv: list[str]) -> int:
         self.deleted_names: set[str] = set()
+        if "POSIXLY_CORRECT" in self.shell.env:
+            self.posix = True
+            self.backup_if_mismatch = False
+        suffix = self.shell.env.get("SIMPLE_BACKUP_SUFFIX")
+        if suffix:
+            self.suffix = suffix
         try:
             opts, operands = parse_options(argv[1:], SHORT, LONG)
         except OptionError as e:
@@ -1355,8 +1528,6 @@ class Patch:
             elif key in ("D", "e", "c", "n"):
                 raise Fatal(f"option -{key} is not supported")
             # u, T, Z, V, B, Y, g, x, binary, follow-symlinks, quoting-style: accepted
-        if self.posix:
-            self.backup_if_mismatch = False
         if operands:
             self.inname_arg = operands[0]
             if len(operands) > 1:
@@ -1368,7 +1539,7 @@ class Patch:
         if self.outfile is not None:
             if self.outfile == "-":
                 self.msg_to_stderr = True
-            elif not self.dry_run:
+            else:  # created at once, even with --dry-run, as GNU does
                 try:
                     self._makedirs(self.outfile)
                     with self.fs.open(self.outfile, "wb", perm=0o600):
@@ -1384,7 +1555,9 @@ class Patch:
                 break
             if self.verbosity == VERBOSE:
                 self.say("Hmm...")
+            self.diff_type = NO_DIFF
             kind = self.intuit()
+            self.diff_type = kind
             self.reverse = self.reverse_flag
             self.skip = False
             if kind != NO_DIFF:
@@ -1406,8 +1579,9 @@ class Patch:
                     raise Fatal("Only garbage was found in the patch input.")
                 break
             if self.verbosity == VERBOSE and not self.skip:
-                self.say(f"  {'L' if first else 'The next patch l'}ooks like a unified diff "
-                         "to me...\n")
+                what = {UNI_DIFF: "a unified diff", CONTEXT_DIFF: "a context diff",
+                        NEW_CONTEXT_DIFF: "a new-style context diff"}[kind]
+                self.say(f"  {'L' if first else 'The next patch l'}ooks like {what} to me...\n")
             first = False
             await self.do_one()
         if not self.dry_run:
@@ -1467,9 +1641,30 @@ def _fetchmode(s: bytes) -> int:
 
 
 def _similar(a: bytes, b: bytes) -> bool:
-    a = a[:-1] if a.endswith(b"\n") else a
-    b = b[:-1] if b.endswith(b"\n") else b
-    return a.split() == b.split() and (a[:1] in b" \t") == (b[:1] in b" \t")
+    """GNU's -l comparison: runs of blanks match runs of blanks, newlines ignored."""
+    if a.endswith(b"\n"):
+        a = a[:-1]
+    if b.endswith(b"\n"):
+        b = b[:-1]
+    i = j = 0
+    la, lb = len(a), len(b)
+    blank = b" \t"
+    while True:
+        if j >= lb or b[j] in blank:
+            while j < lb and b[j] in blank:
+                j += 1
+            if i < la:
+                if a[i] not in blank:
+                    return False
+                while i < la and a[i] in blank:
+                    i += 1
+            if i >= la or j >= lb:
+                return (la - i) == (lb - j)
+        elif i >= la or a[i] != b[j]:
+            return False
+        else:
+            i += 1
+            j += 1
 
 
 def _strerror(err: int) -> str:
@@ -1489,5 +1684,6 @@ async def main(shell, argv: list[str]) -> int:
         return 2
     except Fatal as e:
         await p.flush()
+        await p.spill_partial_output()
         await shell.stderr.write(encode(f"{PROG}: **** {e}\n"))
         return 2

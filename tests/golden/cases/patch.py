@@ -133,6 +133,16 @@ CRLF_ALL = "--- w\r\n+++ w\r\n@@ -1,3 +1,3 @@\r\n x\r\n-y\r\n+Y\r\n z\r\n"
 
 NEWFILE = "--- /dev/null\n+++ b/dir/sub/new.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n"
 DELFILE = "--- a/gone.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n"
+CTX = ('*** f\t2024-01-02 03:04:05.000000000 +0000\n--- f\t2024-01-02 03:04:05.000000000 +0000\n'
+       '***************\n*** 2,12 ****\n  2\n  3\n  4\n! 5\n  6\n  7\n  8\n  9\n  10\n! 11\n  12\n'
+       '--- 2,12 ----\n  2\n  3\n  4\n! five\n  6\n  7\n  8\n  9\n  10\n! eleven\n  12\n')
+CTX_RN = ('diff -crN a/new b/new\n*** a/new\t1970-01-01 00:00:00.000000000 +0000\n'
+          '--- b/new\t2024-01-02 03:04:05.000000000 +0000\n***************\n*** 0 ****\n'
+          '--- 1,2 ----\n+ n1\n+ n2\ndiff -crN a/old b/old\n'
+          '*** a/old\t2024-01-02 03:04:05.000000000 +0000\n'
+          '--- b/old\t1970-01-01 00:00:00.000000000 +0000\n***************\n*** 1 ****\n- x\n'
+          '--- 0 ----\n')
+TWELVE = "".join(f"{i}\n" for i in range(1, 13))
 EMPTYOUT = "--- a/e\n+++ b/e\n@@ -1 +0,0 @@\n-a\n"
 
 
@@ -293,6 +303,41 @@ CASES = [
     c("verbose_delete_dirs", ["--verbose", "-p1"], {"d/e/gone.txt": "a\nb\n"},
       DELFILE.replace("gone.txt", "d/e/gone.txt")),
     c("delete_missing_force", ["-f", "-b", "-p1"], {"d/": None}, DELFILE.replace("gone.txt", "d/g")),
+    c("output_dry_run", ["--dry-run", "-o", "out"], {"f": TEN}, D_FIVE),
+    c("output_two_patches", ["-o", "out"], {"f": TEN}, D_FIVE + D_FIVE.replace("-5\n+five\n",
+                                                                               "-6\n+six\n")),
+    c("ignore_whitespace", ["-l"], {"f": "a\n  b  c\nd\n"},
+      "--- f\n+++ f\n@@ -1,3 +1,3 @@\n a\n-b c\n+B\n d\n"),
+    c("ignore_whitespace_match", ["-l"], {"f": "a\nb   c\t\nd\n"},
+      "--- f\n+++ f\n@@ -1,3 +1,3 @@\n a\n-b c\n+B\n d\n"),
+    c("whitespace_differs", [], {"f": "a\n  b  c\nd\n"},
+      "--- f\n+++ f\n@@ -1,3 +1,3 @@\n a\n-b c\n+B\n d\n"),
+    c("posix_mode", ["--posix"], {"f": "a\nb\n"}, D_FIVE),
+    c("read_only_fail", ["--read-only=fail"], {"f": {"content": TEN, "mode": 0o444}}, D_FIVE),
+    c("read_only_warn", [], {"f": {"content": TEN, "mode": 0o444}}, D_FIVE),
+    c("index_svn_style", ["-p0"], {"f": TEN},
+      "Index: f\n===================================================================\n" + D_FIVE),
+    c("git_trailer_signature", ["-p1"], GIT_FILES, GIT + "-- \n2.40.0\n\n"),
+    c("no_backup_if_mismatch", ["--no-backup-if-mismatch"], {"f": "a\n" + TEN}, D_FIVE),
+    c("backup_if_mismatch_posix", ["--posix", "--backup-if-mismatch"], {"f": "a\n" + TEN}, D_FIVE),
+    # context diffs (diff -c)
+    c("context_plain", [], {"f": TWELVE}, CTX, show=["f"]),
+    c("context_verbose", ["--verbose"], {"f": TWELVE}, CTX),
+    c("context_offset_fuzz", [], {"f": "x\n" + TWELVE.replace("2\n", "TWO\n", 1)}, CTX),
+    c("context_reject", [], {"f": TWELVE.replace("10\n", "X\n").replace("9\n", "Y\n")
+                             .replace("12\n", "Z\n").replace("8\n", "W\n")}, CTX),
+    c("context_reverse", ["-R"], {"f": TWELVE.replace("5\n", "five\n").replace("11\n", "eleven\n")},
+      CTX),
+    c("context_already_applied", [], {"f": TWELVE.replace("5\n", "five\n")
+                                      .replace("11\n", "eleven\n")}, CTX),
+    c("context_create_delete", ["-p1"], {"old": "x\n"}, CTX_RN),
+    c("context_C0_insert", [], {"f": "1\n2\n3\n"},
+      "*** f\n--- f\n***************\n*** 2 ****\n--- 3 ----\n+ new\n"),
+    p("context_C0_delete_mangled", [], {"f": "1\n2\n3\n"},
+      "*** f\n--- f\n***************\n*** 2 ****\n- 2\n--- 1 ----\n"),
+    c("context_noeol", [], {"f": "a\nb"},
+      "*** f\n--- f\n***************\n*** 1,2 ****\n  a\n! b\n\\ No newline at end of file\n"
+      "--- 1,2 ----\n  a\n! B\n\\ No newline at end of file\n"),
     # errors
     p("garbage", [], {}, "this is not a patch\n"),
     p("empty_input", [], {}, ""),
