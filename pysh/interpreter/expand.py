@@ -660,6 +660,13 @@ class Expander:
         def render(matched: str) -> str:
             return "".join(matched if is_amp else t for t, is_amp in rep)
 
+        lit = pat.literal_text(pattern) if pattern else None
+        if lit:  # a plain string: str's own search (bash's result, without a matcher)
+            if op == "/#":
+                return render(lit) + s[len(lit):] if s.startswith(lit) else s
+            if op == "/%":
+                return s[:len(s) - len(lit)] + render(lit) if s.endswith(lit) else s
+            return s.replace(lit, render(lit), -1 if op == "//" else 1)
         # bash tries only matches of the length the pattern seems to have
         fixed = pat.match_length(pattern) if pattern else -1
         if op == "/#":

@@ -368,11 +368,14 @@ def match(p: str, s: str, *, nocase: bool = False, extglob: bool = True) -> bool
 
 
 @lru_cache(maxsize=1024)
-def _literal_of(p: str) -> str | None:
+@lru_cache(maxsize=1024)
+def literal_text(p: str) -> str | None:
+    """The text a pattern matches when it has no glob characters at all, else None."""
     elems = parse(p)
     if all(e[0] == "lit" for e in elems):
         return "".join(e[1] for e in elems)
     return None
+
 
 
 @lru_cache(maxsize=1024)
@@ -392,7 +395,7 @@ def _anchored(p: str, nocase: bool):
 
 def strip_prefix(s: str, p: str, longest: bool, nocase: bool = False) -> str:
     """``${s#p}`` / ``${s##p}``."""
-    lit = None if nocase else _literal_of(p)
+    lit = None if nocase else literal_text(p)
     if lit is not None:
         return s[len(lit):] if s.startswith(lit) else s
     fast = _anchored(p, nocase)
@@ -409,7 +412,7 @@ def strip_prefix(s: str, p: str, longest: bool, nocase: bool = False) -> str:
 
 def strip_suffix(s: str, p: str, longest: bool, nocase: bool = False) -> str:
     """``${s%p}`` / ``${s%%p}``."""
-    lit = None if nocase else _literal_of(p)
+    lit = None if nocase else literal_text(p)
     if lit is not None:
         return s[: len(s) - len(lit)] if lit and s.endswith(lit) else s
     fast = _anchored(p, nocase)
