@@ -164,7 +164,7 @@ async def eval_cond(interp, node) -> bool:
         left = await interp.expand_word(node.left)
         if op in ("==", "=", "!="):
             p = await interp.expand_pattern(node.right)
-            m = pat.match(p, left, nocase="nocasematch" in interp.shopts)
+            m = pat.match(p, left, nocase="nocasematch" in interp.shopts, budget=interp.budget)
             return m if op != "!=" else not m
         if op == "=~":
             return await _regex_match(interp, left, node.right)
