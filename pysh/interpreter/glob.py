@@ -61,7 +61,7 @@ def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = 
             paths = _globstar(fs, paths, dotglob, dirs_only=not is_last or trailing_slash,
                               budget=budget)
             continue
-        matcher = pat.compile_pattern(comp, nocase=nocase, extglob=extglob)
+        fullmatch = pat.compile_pattern(comp, nocase=nocase, extglob=extglob).fullmatch
         explicit_dot = pat.unescape(comp[:2]).startswith(".") or comp.startswith("\\.")
         new: list[str] = []
         for base in paths:
@@ -79,7 +79,7 @@ def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = 
                     continue
                 if name in (".", "..") and skipdots:
                     continue
-                if matcher.fullmatch(name, budget):
+                if fullmatch(name, budget):
                     new.append(_join(base, name))
         paths = new
         if not paths:

@@ -229,13 +229,17 @@ def parse(p: str, extglob: bool = True) -> list[tuple]:
 class Matcher:
     """A compiled pattern. ``budget``: the run's, polled inside extglob matching."""
 
-    __slots__ = ("literal", "engine")
+    __slots__ = ("literal", "engine", "_rx")
 
     def __init__(self, literal: str | None, engine: wm.Plain | wm.Ext | None):
         self.literal = literal
         self.engine = engine
+        # a plain pattern's full match is one regex call: skip the layers (globs, case)
+        self._rx = engine.full.fullmatch if isinstance(engine, wm.Plain) else None
 
     def fullmatch(self, s: str, budget=None) -> bool:
+        if self._rx is not None:
+            return self._rx(s) is not None
         if self.literal is not None:
             return s == self.literal
         return self.engine.fullmatch(s, budget)  # type: ignore[union-attr]

@@ -67,7 +67,7 @@ def reverse(elems: list[tuple]) -> list[tuple]:
         if e[0] == "lit":
             out.append(("lit", e[1][::-1]))
         elif e[0] == "ext":
-            out.append(("ext", e[1], [reverse(a) for a in e[2]]))
+            out.append(("ext", e[1], [reverse(a) for a in e[2]], *e[3:]))
         else:
             out.append(e)
     return out
@@ -141,40 +141,69 @@ def _char_pred(src: str, flags: int):
     return re.compile(src, flags).fullmatch
 
 
+_I = int(re.I)
 _SHORT = 256  # subjects up to this long get their masks from one pass over the characters
 
 
-class _Run:
-    """One subject: the bit masks of where each character class occurs (built lazily)."""
+def _one_char(alts: list[list[tuple]]) -> str | None:
+    """The regex source of one character when every alternative is exactly one."""
+    srcs = []
+    for a in alts:
+        if len(a) != 1 or a[0][0] not in ("lit", "one", "set") or (
+                a[0][0] == "lit" and len(a[0][1]) != 1):
+            return None
+        srcs.append(_source(a[0]))
+    return srcs[0] if len(srcs) == 1 else "(?:" + "|".join(srcs) + ")"
 
-    __slots__ = ("s", "n", "full", "flags", "masks", "chars", "budget")
+
+def _prepare(elems: list[tuple]) -> list[tuple]:
+    """Ext elements get a fourth field: their one-character class, or None."""
+    out = []
+    for e in elems:
+        if e[0] == "ext":
+            alts = [_prepare(a) for a in e[2]]
+            e = ("ext", e[1], alts, _one_char(alts) if e[1] in "*+" else None)
+        out.append(e)
+    return out
+
+
+class _Run:
+    """One subject and the bit masks of where each character class occurs (built lazily).
+    Where the set of positions holds one position (the common case on short subjects)
+    the elements test the characters directly instead."""
+
+    __slots__ = ("s", "n", "full", "flags", "masks", "chars", "budget", "nocase")
 
     def __init__(self, s: str, flags: int, budget):
         self.s = s
         n = self.n = len(s)
         self.full = (1 << (n + 1)) - 1
         self.flags = flags
+        self.nocase = flags & _I != 0
         self.masks: dict[str, int] = {ANY: (1 << n) - 1}
         self.budget = budget
-        chars: dict[str, int] | None = None
-        if n <= _SHORT:
-            chars = {}
-            for i, c in enumerate(s):
+        self.chars: dict[str, int] | None = None  # character -> where it occurs
+
+    def _chars(self) -> dict[str, int]:
+        chars = self.chars
+        if chars is None:
+            chars = self.chars = {}
+            for i, c in enumerate(self.s):
                 chars[c] = chars.get(c, 0) | 1 << i
-        self.chars = chars  # character -> where it occurs (short subjects)
+        return chars
 
     def lit(self, c: str) -> int:
-        if self.chars is not None and not self.flags & re.I:
-            return self.chars.get(c, 0)
+        if self.n <= _SHORT and not self.nocase:
+            return self._chars().get(c, 0)
         return self.mask(re.escape(c))
 
     def mask(self, src: str) -> int:
         m = self.masks.get(src)
         if m is None:
             pred = _char_pred(src, self.flags)
-            if self.chars is not None:
+            if self.n <= _SHORT:
                 m = 0
-                for c, bits in self.chars.items():
+                for c, bits in self._chars().items():
                     if pred(c):
                         m |= bits
             else:
@@ -191,21 +220,37 @@ class _Run:
 
     def seq(self, elems: list[tuple], S: int) -> int:
         """The positions where ``elems`` can end, starting from any position in S."""
+        s = self.s
         for e in elems:
             if not S:
                 return 0
             k = e[0]
+            single = not S & (S - 1)
             if k == "lit":
-                for c in e[1]:
-                    S = (S & self.lit(c)) << 1
+                t = e[1]
+                if not self.nocase and (single or S.bit_count() <= 8):
+                    ends = 0
+                    while S:
+                        low = S & -S
+                        S ^= low
+                        if s.startswith(t, low.bit_length() - 1):
+                            ends |= low << len(t)
+                    S = ends
+                else:
+                    for c in t:
+                        S = (S & self.lit(c)) << 1
             elif k == "one":
                 S = (S & self.masks[ANY]) << 1
             elif k == "set":
-                S = (S & self.mask(e[1])) << 1
+                if single:
+                    p = S.bit_length() - 1
+                    S = S << 1 if p < self.n and _char_pred(e[1], self.flags)(s[p]) else 0
+                else:
+                    S = (S & self.mask(e[1])) << 1
             elif k == "star":
                 S = self.full & ~((S & -S) - 1)  # every position from the first on
             else:
-                S = self.ext(e[1], e[2], S)
+                S = self.ext(e[1], e[2], e[3], S)
         return S
 
     def alts(self, alts: list[list[tuple]], S: int) -> int:
@@ -214,24 +259,7 @@ class _Run:
             r |= self.seq(a, S)
         return r
 
-    def one_char(self, alts: list[list[tuple]]) -> int | None:
-        """The mask of the characters when every alternative is exactly one character."""
-        m = 0
-        for a in alts:
-            if len(a) != 1:
-                return None
-            e = a[0]
-            if e[0] == "lit" and len(e[1]) == 1:
-                m |= self.lit(e[1])
-            elif e[0] == "one":
-                m |= self.masks[ANY]
-            elif e[0] == "set":
-                m |= self.mask(e[1])
-            else:
-                return None
-        return m
-
-    def ext(self, op: str, alts: list[list[tuple]], S: int) -> int:
+    def ext(self, op: str, alts: list[list[tuple]], one: str | None, S: int) -> int:
         if op == "@":
             return self.alts(alts, S)
         if op == "?":
@@ -245,10 +273,20 @@ class _Run:
                 S ^= low
                 out |= (self.full & ~(low - 1)) & ~self.alts(alts, low)
             return out
-        chars = self.one_char(alts)
-        if chars is not None:
-            # runs of one character class (``+([0-9])``): adding the starts to the mask
-            # carries each one to the end of its run, in a few operations
+        if one is not None:
+            # runs of one character class (``+([0-9])``)
+            if not S & (S - 1):
+                p = q = S.bit_length() - 1
+                pred = _char_pred(one, self.flags)
+                s, n = self.s, self.n
+                while q < n and pred(s[q]):
+                    q += 1
+                if op == "+":
+                    p += 1
+                # every position from p to q (none when a '+' found no character)
+                return ((1 << (q + 1)) - 1) & ~((1 << p) - 1)
+            # adding the starts to the mask carries each one to the end of its run
+            chars = self.mask(one)
             if op == "+":
                 S = (S & chars) << 1
             d = S & chars
@@ -277,7 +315,7 @@ class Ext:
     __slots__ = ("elems", "flags", "_rev")
 
     def __init__(self, elems: list[tuple], flags: int):
-        self.elems = elems
+        self.elems = _prepare(elems)
         self.flags = flags
         self._rev: Ext | None = None
 
@@ -330,7 +368,7 @@ _last_search: tuple | None = None  # (matcher, subject, run, starts): one entry,
 
 def compile_elems(elems: list[tuple], nocase: bool = False) -> Plain | Ext:
     """The bounded matcher for a parsed pattern."""
-    flags = re.S | (re.I if nocase else 0)
+    flags = int(re.S | (re.I if nocase else 0))  # an int: enum arithmetic is slow
     if any(e[0] == "ext" for e in elems):
         return Ext(elems, flags)
     return Plain(elems, flags)
