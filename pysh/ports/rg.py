@@ -29,6 +29,7 @@ from pysh.ports import _common
 from pysh.ports._common import Ignorer, Out, ignored
 from pysh.shellkit import FileSystemError, Shell, decode, encode
 from pysh.shellkit.options import OptionError, parse_options
+from pysh.shellkit.regex import Regex, RegexError, compile_python
 
 USAGE = "USAGE:\n    \n" + """    rg [OPTIONS] PATTERN [PATH ...]
     rg [OPTIONS] -e PATTERN ... [PATH ...]
@@ -510,7 +511,7 @@ class Search:
             pats.extend(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"))
         return pats
 
-    def _compile(self, pats: list[str]) -> re.Pattern[str]:
+    def _compile(self, pats: list[str]) -> Regex:
         o = self.o
         parts = []
         for p in pats:
@@ -522,15 +523,16 @@ class Search:
             body = f"^(?:{body})$"
         elif o.word:
             body = rf"(?<!\w)(?:{body})(?!\w)"
-        flags = re.M
-        if o.case == "insensitive" or (o.case == "smart" and not any(
-                _has_upper(p) for p in pats)):
-            flags |= re.I
+        icase = o.case == "insensitive" or (o.case == "smart" and not any(
+            _has_upper(p) for p in pats))
         try:
-            return re.compile(body, flags)
+            re.compile(body, re.M | (re.I if icase else 0))  # for Python's error messages
+            # matched on the regex engine, whose calls take the run's deadline: Rust's
+            # engine is linear, a backtracking one is not ('(a|aa)+$' over a long line)
+            return compile_python(body, icase=icase, multiline=True, budget=self.shell.budget)
         except re.error as e:
             raise RgError(_regex_error(pats, e)) from None
-        except (OverflowError, RecursionError):
+        except (OverflowError, RecursionError, RegexError):
             raise RgError("regex parse error: the pattern is too large") from None
 
     # ------------------------------------------------------------- run
@@ -544,10 +546,10 @@ class Search:
                                   f"    <PATTERN>\n\n{USAGE}")
                 o.patterns.append(operands.pop(0))
             pats = await self._patterns()
-            self.regex = self._compile(pats) if pats else re.compile(r"(?!)")
+            self.regex = self._compile(pats) if pats else compile_python(r"(?!)")
             self.empty_patterns = not pats
             # \A and \Z mean "start/end of the line" to ripgrep: keep those per line
-            self.anchored_text = any(t in self.regex.pattern for t in ("\\A", "\\Z"))
+            self.anchored_text = any(t in self.regex.python for t in ("\\A", "\\Z"))
         self.type_filter = self._type_filter()
         self.glob_spec = self._glob_spec()
         self.repl = _expand_template(o.replace) if o.replace is not None else None
@@ -641,7 +643,8 @@ class Search:
             lines.append(line.lower() if icase else line)
             where.append(n)
         try:
-            return [(pathspec.GitIgnoreSpec.from_lines(lines), where, icase)
+            return [(_common.guard_spec(pathspec.GitIgnoreSpec.from_lines(lines),
+                                        self.shell.budget), where, icase)
                     for icase, (lines, where) in kinds.items() if lines]
         except Exception as e:
             raise RgError(f"error parsing glob: {type(e).__name__}") from None
