@@ -749,7 +749,7 @@ def write_worktree_file(shell: Shell, top: str, rel: bytes, data: bytes, mode: i
         return shell.core.stat(vpath, follow=False)
     perm = (0o777 if mode & 0o111 else 0o666) & ~shell.umask
     # O_EXCL: whatever appears at the name meanwhile is not written through
-    fd = shell.core.open(vpath, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NONBLOCK, perm)
+    fd = shell.core.open(vpath, os.O_WRONLY | os.O_CREAT | os.O_EXCL, perm)
     try:
         _common.write_all(fd, data)
         return os.fstat(fd)

@@ -26,7 +26,7 @@ import posixpath
 import stat as _stat
 
 from pysh.shellkit import FileSystemError, Shell
-from pysh.shellkit.confine import HOST
+from pysh.shellkit.confine import HOST, open_leaf
 
 
 # ------------------------------------------------------------------ errors
@@ -72,9 +72,9 @@ def vjoin(a: str, b: str) -> str:
     return posixpath.normpath(a.rstrip("/") + "/" + b) if a != "/" else posixpath.normpath("/" + b)
 
 
-_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK
-_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY
+# Every leaf is opened by the core's open_leaf (O_NOFOLLOW, never blocking on a special
+# file, never writing a file with other hard links) on the directory fd it resolved.
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL
 
 
 def _regular_fd(fd: int, vpath: str) -> os.stat_result:
@@ -170,12 +170,11 @@ class GitDir:
         vpath = self.vpath(rel)
         with self.resolve(rel) as res:
             try:
-                fd = os.open(res.name, _READ, dir_fd=res.dir_fd)
-            except OSError as e:
-                code = e.errno or errno.EIO
-                if code == errno.ELOOP:  # became a symlink since the core looked
+                fd = open_leaf(res.name, os.O_RDONLY, 0, res.dir_fd, vpath)
+            except FileSystemError as e:
+                if e.errno == errno.ELOOP:  # became a symlink since the core looked
                     raise self.refusal(rel) from None
-                raise FileSystemError(code, vpath) from None
+                raise
         _regular_fd(fd, vpath)
         return fd
 
@@ -232,13 +231,13 @@ class GitDir:
             raise
         with res:
             try:
-                fd = os.open(res.name, _DIR, dir_fd=res.dir_fd)
-            except OSError as e:
+                fd = open_leaf(res.name, os.O_RDONLY | os.O_DIRECTORY, 0, res.dir_fd, vpath)
+            except FileSystemError as e:
                 if e.errno in (errno.ENOENT, errno.ENOTDIR):
                     return []
                 if e.errno == errno.ELOOP:
                     raise self.refusal(rel) from None
-                raise FileSystemError(e.errno or errno.EIO, vpath) from None
+                raise
         out = []
         try:
             with os.scandir(fd) as it:
@@ -279,9 +278,9 @@ class GitDir:
             if res.name in (".", ""):
                 raise LockError(vlock, errno.EISDIR)
             try:
-                fd = os.open(res.name + ".lock", _CREATE, 0o666 & ~self.shell.umask,
-                             dir_fd=res.dir_fd)
-            except OSError as e:
+                fd = open_leaf(res.name + ".lock", _CREATE, 0o666 & ~self.shell.umask,
+                               res.dir_fd, vlock)
+            except FileSystemError as e:
                 raise LockError(vlock, e.errno or errno.EIO) from None
             try:
                 dfd = os.dup(res.dir_fd)
@@ -315,8 +314,8 @@ class GitDir:
                 raise FileSystemError(e.errno or errno.EIO, vpath) from None
             tmp = f"tmp_obj_{os.getpid()}_{os.urandom(6).hex()}"
             try:
-                fd = os.open(tmp, _CREATE, mode, dir_fd=res.dir_fd)
-            except OSError as e:
+                fd = open_leaf(tmp, _CREATE, mode, res.dir_fd, vpath)
+            except FileSystemError as e:
                 raise FileSystemError(e.errno or errno.EIO, vpath) from None
             try:
                 try:
@@ -333,21 +332,15 @@ class GitDir:
         return True
 
     def append(self, rel: str, data: bytes) -> None:
-        """Append to ``rel`` (a reflog), creating it; a file with other hard links is refused."""
+        """Append to ``rel`` (a reflog), creating it (the core refuses a file with other links)."""
         vpath = self.vpath(rel)
         res = self.resolve(rel)
         with res:
             self._writable(res, vpath)
-            try:
-                fd = os.open(res.name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
-                             | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK,
-                             0o666 & ~self.shell.umask, dir_fd=res.dir_fd)
-            except OSError as e:
-                raise FileSystemError(e.errno or errno.EIO, vpath) from None
-        st = _regular_fd(fd, vpath)
+            fd = open_leaf(res.name, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
+                           0o666 & ~self.shell.umask, res.dir_fd, vpath)
+        _regular_fd(fd, vpath)  # closes it when it is not a regular file
         try:
-            if st.st_nlink > 1:
-                raise FileSystemError(errno.EPERM, vpath)
             _write_all(fd, data)
         finally:
             os.close(fd)
@@ -425,20 +418,6 @@ class GitDir:
                         raise FileSystemError(errno.EEXIST, vpath) from None
                 except OSError as e:
                     raise FileSystemError(e.errno or errno.EIO, vpath) from None
-
-    def rename(self, src: str, dst: str) -> None:
-        vs, vd = self.vpath(src), self.vpath(dst)
-        rs = self.resolve(src, follow=False)
-        with rs:
-            self._writable(rs, vs)
-            rd = self.resolve(dst, follow=False)
-            with rd:
-                if rs.mount is not rd.mount:
-                    raise FileSystemError(errno.EXDEV, vs, vd)
-                try:
-                    os.rename(rs.name, rd.name, src_dir_fd=rs.dir_fd, dst_dir_fd=rd.dir_fd)
-                except OSError as e:
-                    raise FileSystemError(e.errno or errno.EIO, vs, vd) from None
 
 
 class Lock:
@@ -529,14 +508,14 @@ def _open(shell: Shell, vpath: str, flags: int, mode: int = 0o666) -> int:
 
 def open_regular(shell: Shell, vpath: str) -> tuple[int, os.stat_result]:
     """A fd for reading a regular file (links followed by the core; never blocks on a FIFO)."""
-    fd = _open(shell, vpath, os.O_RDONLY | os.O_NONBLOCK)
+    fd = _open(shell, vpath, os.O_RDONLY)
     return fd, _regular_fd(fd, vpath)
 
 
 def read_file(shell: Shell, vpath: str) -> bytes:
     """A file the user named (``commit -F``, ``diff --no-index``, excludes, config):
     bounded by the run's string limit and polled against the budget."""
-    fd = _open(shell, vpath, os.O_RDONLY | os.O_NONBLOCK)
+    fd = _open(shell, vpath, os.O_RDONLY)
     st = os.fstat(fd)
     if _stat.S_ISDIR(st.st_mode):
         os.close(fd)
@@ -550,16 +529,13 @@ def read_file(shell: Shell, vpath: str) -> bytes:
 def write_file(shell: Shell, vpath: str, data: bytes, *, exclusive: bool = False,
                mode: int = 0o666) -> None:
     """Create or truncate a file outside any git dir (``config --file``, a work-tree file)."""
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC) | os.O_NONBLOCK
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
     fd = _open(shell, vpath, flags, mode & ~shell.umask)
+    _regular_fd(fd, vpath)  # closes it when it is not a regular file
     try:
-        _regular_fd(fd, vpath)
         _write_all(fd, data)
     finally:
-        try:
-            os.close(fd)
-        except OSError:
-            pass
+        os.close(fd)
 
 
 def replace_file(shell: Shell, vpath: str, data: bytes) -> None:
