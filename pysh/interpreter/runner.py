@@ -69,6 +69,8 @@ from pysh.shellkit import (
 from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
 
+_now = time.monotonic  # the fairness check at every command and loop round (Budget.pause)
+
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
 SHELL_PID = 4242  # the virtual pid of the top-level shell
@@ -990,6 +992,8 @@ class Interp(Expander):
     async def exec_simple(self, node: A.Simple) -> int:
         self.lineno = node.line
         self.budget.count_command()
+        if _now() >= self.budget.yield_at:
+            await self.budget.pause()
         if "DEBUG" in self.traps and not self.in_trap:
             await self.run_trap("DEBUG")
         self.cmdsub_status = None
@@ -1871,6 +1875,8 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 self.errexit_suppressed += 1
                 try:
                     cond = await self.run_list(node.cond)
@@ -1910,6 +1916,8 @@ class Interp(Expander):
         try:
             for item in items:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 if "xtrace" in self.opts:  # bash: the loop's head, unexpanded, each time round
                     if head is None:
                         head = _loop_head("for", node)
@@ -1940,6 +1948,8 @@ class Interp(Expander):
         status = 0
         while True:
             self.budget.count_iteration()
+            if _now() >= self.budget.yield_at:
+                await self.budget.pause()
             menu = "".join(f"{i}) {it}\n" for i, it in enumerate(items, 1))
             await self.err(menu)
             await self.err(self.get_scalar("PS3") if self.get_scalar("PS3") is not None else "#? ")
@@ -1973,6 +1983,8 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 self.lineno = node.line
                 if node.cond is not None and await self.eval_arith_expr(node.cond, trace) == 0:
                     break
