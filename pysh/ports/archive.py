@@ -1029,12 +1029,16 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
         await shell.stderr.write(b"zip error: Nothing to do! (try: zip -r archive.zip dir)\n")
         return 12
     zname, inputs = rest[0], rest[1:]
-    if "." not in posixpath.basename(zname):
+    # 'zip - FILES' streams the archive to stdout; its messages go to stderr then
+    streaming = zname == "-"
+    # Info-ZIP seeks back to store what deflate made bigger, unless stdout is a pipe
+    pipe_out = streaming and not _is_regular(shell.stdout)
+    if "." not in posixpath.basename(zname) and not streaming:
         zname += ".zip"
-    out = Out(shell.stdout, shell.budget)
     err = Out(shell.stderr)
+    out = err if streaming else Out(shell.stdout, shell.budget)
     existing: dict[str, tuple] = {}
-    if _common.vexists(shell, zname):
+    if not streaming and _common.vexists(shell, zname):
         try:
             with _open_in(shell, zname) as f, zipfile.ZipFile(f) as zf:
                 for info in zf.infolist():
@@ -1103,7 +1107,7 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
                 import zlib
 
                 c = zlib.compressobj(level, zlib.DEFLATED, -15)
-                if len(c.compress(data) + c.flush()) < len(data):
+                if pipe_out or len(c.compress(data) + c.flush()) < len(data):
                     info.compress_type = zipfile.ZIP_DEFLATED
         verb = "updating" if name in existing else "adding"
         entries[name] = (info, data)
@@ -1117,10 +1121,18 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
             if info.compress_type == zipfile.ZIP_STORED or not data:
                 how = "stored 0%"
             else:
-                pct = round((1 - zi.compress_size / max(1, zi.file_size)) * 100)
+                # Info-ZIP's percent(): (saved * 100 + n / 2) / n in C's integer division
+                n = max(1, zi.file_size)
+                num = (zi.file_size - zi.compress_size) * 100 + n // 2
+                pct = num // n if num >= 0 else -(-num // n)
                 how = f"deflated {pct}%"
             await out.write(encode(f"  {verb}: {name} ({how})\n"))
     payload = buf.getvalue()
+    if streaming:
+        await err.flush()
+        shell.budget.count_written(len(payload))
+        await shell.stdout.write(payload)
+        return status
     try:
         if _common.vexists(shell, zname, follow=False):
             _common.vunlink(shell, zname)
@@ -1137,6 +1149,17 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
     await out.flush()
     await err.flush()
     return status
+
+
+def _is_regular(stream) -> bool:
+    fileno = getattr(stream, "fileno", None)
+    fd = fileno() if fileno is not None else None
+    if fd is None:
+        return False
+    try:
+        return _stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        return False
 
 
 def _looks_text(data: bytes) -> bool:

@@ -38,7 +38,8 @@ def record_case(case: dict) -> dict:
                     f.write(to_bytes(step.get("content")))
                 continue
             subprocess.run(step, cwd=real, env=env, capture_output=True, timeout=60)
-        argv = case.get("oracle", case["argv"])
+        argv = case.get("oracle") or (["bash", "-c", case["script"]] if "script" in case
+                                      else case["argv"])
         cwd = os.path.join(real, case["cwd"]) if case.get("cwd") else real
         p = subprocess.run(argv, cwd=cwd, env=env, input=to_bytes(case.get("stdin")),
                            capture_output=True, timeout=60)
