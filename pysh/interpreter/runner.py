@@ -1821,11 +1821,20 @@ class Interp(Expander):
         items = list(self.positional_list()) if node.words is None else await self.expand_words(node.words)
         if not items:
             return 0
+        self.loop_depth += 1  # break and continue belong to the select loop
+        try:
+            return await self._select_loop(node, items)
+        finally:
+            self.loop_depth -= 1
+
+    async def _select_loop(self, node: A.Select, items: list[str]) -> int:
         status = 0
+        show_menu = True  # bash shows the menu first and again after an empty reply only
         while True:
             self.budget.count_iteration()
-            menu = "".join(f"{i}) {it}\n" for i, it in enumerate(items, 1))
-            await self.err(menu)
+            if show_menu:
+                await self.err("".join(f"{i}) {it}\n" for i, it in enumerate(items, 1)))
+                show_menu = False
             await self.err(self.get_scalar("PS3") if self.get_scalar("PS3") is not None else "#? ")
             stdin = self.fds.get(0)
             line = await stdin.readline() if isinstance(stdin, InputStream) else b""
@@ -1835,6 +1844,7 @@ class Interp(Expander):
             reply = decode(line).rstrip("\n")
             self.assign("REPLY", reply)
             if reply == "":
+                show_menu = True
                 continue
             choice = items[int(reply) - 1] if reply.isdigit() and 1 <= int(reply) <= len(items) else ""
             self.assign(node.var, choice)
