@@ -245,7 +245,7 @@ def test_df_shows_only_the_sandbox_mounts():
         lines = r.out.splitlines()
         assert lines[0].split() == ["Filesystem", "1K-blocks", "Used", "Available", "Use%",
                                     "Mounted", "on"]
-        assert [ln.split()[-1] for ln in lines[1:]] == ["/batch", "/tmp"]
+        assert [ln.split()[-1] for ln in lines[1:]] == ["/batch", "/tmp", "/home/user"]
         assert ex.workspace_dir not in r.out
         r = run_cmd(ex, ["df", "-hT", "dir"])
         assert r.out.splitlines()[0].split()[:3] == ["Filesystem", "Type", "Size"]
