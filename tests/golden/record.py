@@ -27,6 +27,10 @@ from tests.harness import populate
 def record_case(case: dict) -> dict:
     with tempfile.TemporaryDirectory(prefix="golden-") as d:
         real = os.path.realpath(d)
+        if case.get("fixture"):  # a repository tree built by tests/golden/fixtures/build.py
+            from tests.golden.fixtures.build import unpack
+
+            unpack(case["fixture"], real)
         populate(real, case.get("files", {}))
         env = dict(ORACLE_ENV, HOME=real, PWD=real)
         env.update(case.get("env", {}))

@@ -19,6 +19,10 @@ def _params():
 def test_golden(case, expected):
     assert expected is not None, "no recording: run python -m tests.golden.record"
     with sandbox(case.get("files", {})) as ex:
+        if case.get("fixture"):  # unpacked under the files, as when recording
+            from tests.golden.fixtures.build import unpack
+
+            unpack(case["fixture"], ex.workspace_dir)
         for step in case.get("setup", []):
             if isinstance(step, dict):  # a file the harness writes itself
                 path = "/batch/" + step["write"]
