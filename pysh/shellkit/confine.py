@@ -64,7 +64,7 @@ _O_WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _DIR_FLAGS = os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
 
 
-def _make_openat2():
+def _make_openat2(probe_fd: int):
     """openat2(2) through ctypes, or None where the kernel or libc lacks it."""
     try:
         import ctypes
@@ -88,14 +88,11 @@ def _make_openat2():
         """A directory fd for ``rel`` beneath ``dir_fd``, or -1 (any failure)."""
         return syscall(nr, dir_fd, os.fsencode(rel), how_ref, how_size)
 
-    probe = os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        fd = openat2(probe, "usr") if os.path.isdir("/usr") else openat2(probe, ".")
-        if fd < 0:
-            return None
-        os.close(fd)
-    finally:
-        os.close(probe)
+    # probed on the directory the first caller holds: nothing outside the sandbox is named
+    fd = openat2(probe_fd, ".")
+    if fd < 0:
+        return None
+    os.close(fd)
     return openat2
 
 
@@ -106,7 +103,7 @@ _openat2_ready = False
 def _openat2(dir_fd: int, rel: str) -> int:
     global _openat2_fn, _openat2_ready
     if not _openat2_ready:
-        _openat2_fn = _make_openat2()
+        _openat2_fn = _make_openat2(dir_fd)
         _openat2_ready = True
     if _openat2_fn is None:
         return -1
