@@ -186,6 +186,8 @@ class Worker:
                     pass
 
     def _submit(self, job: _Job) -> None:
+        if self._closed and job is not _STOP:
+            raise RuntimeError("the worker is closed")
         self._jobs.append(job)
         try:
             self._wake.release()
