@@ -27,7 +27,7 @@ from pysh.interpreter.errors import (
     ReturnFromFunction,
     ShellError,
 )
-from pysh.interpreter.expand import Expander
+from pysh.interpreter.expand import Expander, case_map
 from pysh.interpreter.state import (
     ARRAY,
     ASSOC,
@@ -144,6 +144,7 @@ class Interp(Expander):
         self.vars = Variables()
         self.funcs: dict[str, A.FunctionDef] = {}
         self.func_attrs: dict[str, str] = {}  # function name -> "r", "x", "rx"
+        self.lost_specials: set[str] = set()  # RANDOM & co. once unset: plain variables
         self.opts: set[str] = set(DEFAULT_SET)
         self.shopts: set[str] = set(DEFAULT_SHOPT)
         self.traps: dict[str, str] = {}
@@ -250,6 +251,7 @@ class Interp(Expander):
         new.vars = self.vars.copy()
         new.funcs = dict(self.funcs)
         new.func_attrs = dict(self.func_attrs)
+        new.lost_specials = set(self.lost_specials)
         new.opts = set(self.opts)
         new.shopts = set(self.shopts)
         new.traps = {k: v for k, v in self.traps.items() if v == ""}  # ignored stay ignored
@@ -484,6 +486,8 @@ class Interp(Expander):
         return self._int_index(key, v)
 
     def dynamic_var(self, name: str) -> str | None:
+        if self.lost_specials and name in self.lost_specials:
+            return None
         if name == "RANDOM":
             return str(self.session.random.randrange(32768))
         if name == "SRANDOM":
@@ -520,6 +524,8 @@ class Interp(Expander):
         return None
 
     def dynamic_array(self, name: str) -> dict | None:
+        if self.lost_specials and name in self.lost_specials:
+            return None
         if name == "PIPESTATUS":
             return {i: str(s) for i, s in enumerate(self.pipestatus)}
         if name == "FUNCNAME":
@@ -702,9 +708,7 @@ class Interp(Expander):
                 return str(n)
             if append_to is not None:
                 value = append_to + value
-            if v.attrs & LOWER:
-                return value.lower()
-            return value.upper()
+            return case_map(value, not v.attrs & LOWER, self.c_ctype())
         return value if append_to is None else append_to + value
 
     def assign(self, name: str, value: str, *, append: bool = False, local: bool = False) -> None:
@@ -763,6 +767,8 @@ class Interp(Expander):
             self._on_special_assign(name)
 
     def _on_special_assign(self, name: str) -> None:
+        if name in self.lost_specials:
+            return
         if name == "RANDOM":
             try:
                 self.session.random.seed(int(self.get_scalar("RANDOM") or 0))
@@ -860,7 +866,9 @@ class Interp(Expander):
     # hooks for the arithmetic evaluator
     def arith_get(self, name: str, index: str | None) -> str | None:
         value = self._arith_get(name, index)
-        if value is None and "nounset" in self.opts:
+        # set -u: an unset variable is an error; a missing element of one that is set is not
+        if value is None and "nounset" in self.opts and (
+                index is None or self.vars.lookup(self._resolve_nameref(name)) is None):
             from pysh.interpreter.errors import NounsetError
 
             raise NounsetError(name)
@@ -876,8 +884,14 @@ class Interp(Expander):
                 return None
             return d.get(self._int_index(index))
         if v.attrs & ASSOC:
-            return v.value.get(index) if isinstance(v.value, dict) else None
+            if not isinstance(v.value, dict):
+                return None
+            return v.value.get(self.expand_subscript_sync(name, index) if _QUOTES & set(index)
+                               else index)
         key = self._int_index(index, v)
+        if key < 0:  # before the first element: bash says so, and the value is 0
+            self.deferred_diags.append(f"{name}: bad array subscript")
+            return None
         val = v.value
         if isinstance(val, dict):
             return val.get(key)
@@ -889,10 +903,23 @@ class Interp(Expander):
                 raise ArithRuntimeError(f"{name}: attempted assignment to non-variable")
             self.assign(name, str(value))
         else:
+            if _QUOTES & set(index) and self.is_assoc(name):
+                index = self.expand_subscript_sync(name, index)  # (( m['k']=1 )): key k
             self.assign_key(name, index, str(value))
 
     async def eval_arith_expr(self, expr: A.ArithExpr, trace=None) -> int:
         """``trace``: set -x's line for the expression once expanded (a function of it)."""
+        try:
+            return await self._eval_arith_expr(expr, trace)
+        finally:
+            if self.deferred_diags:
+                await self._flush_diags()
+
+    async def _flush_diags(self) -> None:
+        while self.deferred_diags:
+            await self.diag(self.deferred_diags.pop(0))
+
+    async def _eval_arith_expr(self, expr: A.ArithExpr, trace) -> int:
         try:
             if expr.node is not None:
                 if trace is not None:
@@ -1015,6 +1042,8 @@ class Interp(Expander):
         finally:
             if len(self.procsub_fds) > mark:
                 self.close_procsubs(mark)
+        if self.deferred_diags:
+            await self._flush_diags()
         self.last_arg = argv[-1]
         self.set_pipestatus([status])
         await self.check_errexit(status)
@@ -1079,16 +1108,30 @@ class Interp(Expander):
             return ("index", value)
         return ("scalar", value)
 
-    async def apply_assign(self, a: A.Assign, prepared, *, local: bool = False) -> None:
+    async def apply_assign(self, a: A.Assign, prepared, *, local: bool = False,
+                           declared: bool = False) -> None:
+        """``declared``: by a declaration builtin (bash words some errors differently)."""
         name = a.name
         kind, payload = prepared
         if kind == "array":
             items = payload
-            if self.is_assoc(name) and items and all(k is None for k, _, _ in items):
-                # bash 5.1+: m=(k1 v1 k2 v2)
-                flat = [v for _, v, _ in items]
-                items = [(flat[i], flat[i + 1] if i + 1 < len(flat) else "", False)
-                         for i in range(0, len(flat), 2)]
+            if self.is_assoc(self._resolve_nameref(name)) and items:
+                if a.array and a.array[0].key is None:
+                    # bash 5.1+: m=(k1 v1 k2 v2) when the first word has no [key]=
+                    flat = [v if k is None else f"[{k}]{'+' if app else ''}={v}"
+                            for k, v, app in items]
+                    items = [(flat[i], flat[i + 1] if i + 1 < len(flat) else "", False)
+                             for i in range(0, len(flat), 2)]
+                elif any(k is None for k, _, _ in items):
+                    # otherwise each word without one is refused, the rest assigned
+                    from pysh.interpreter.syntax.bashprint import single_quote
+
+                    for el in a.array:
+                        if el.key is None:
+                            text = single_quote(el.value.text) if declared else el.value.text
+                            await self.diag(f"{name}: {text}: must use subscript when "
+                                            "assigning associative array")
+                    items = [it for it in items if it[0] is not None]
             self.assign_array(name, items, append=a.append, local=local)
         elif kind == "index":
             await self.assign_index(name, a.index, payload, append=a.append, local=local)
@@ -2055,7 +2098,7 @@ class Interp(Expander):
             else:
                 v = await self.eval_arith_expr(node.expr)
         except ExpansionError as e:
-            await self.diag(e.message if not e.message.startswith("((") else e.message)
+            await self.diag("((: " + e.message)  # bash names the command
             status = 1
         else:
             status = 0 if v else 1
@@ -2326,6 +2369,7 @@ def _valid_name(name: str) -> bool:
     return name.isidentifier() and name.isascii()
 
 
+_QUOTES = frozenset("'\"\\")
 _SLOW_ATTRS = READONLY | INTEGER | LOWER | UPPER | NAMEREF | ASSOC
 _STRING_FAST_MAX = 256  # shorter values are not worth a limit check (limits are far larger)
 

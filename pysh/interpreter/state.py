@@ -67,7 +67,7 @@ def _bash_hash(key: str) -> int:
     h = 2166136261
     for c in key.encode("utf-8", "surrogateescape"):
         h = (h * 16777619) & 0xFFFFFFFF
-        h ^= c
+        h ^= c if c < 0x80 else (c - 256) & 0xFFFFFFFF  # bash XORs a (signed) char
     return h
 
 
