@@ -757,6 +757,7 @@ async def b_read(interp, argv):
     prompt = None
     timeout = None
     fd = 0
+    fd_given = False
     i = 0
     while i < len(args):
         a = args[i]
@@ -807,6 +808,7 @@ async def b_read(interp, argv):
                         await interp.diag(f"read: {val}: invalid file descriptor specification")
                         return 1
                     fd = int(val)
+                    fd_given = True
                 break
             await interp.diag(f"read: -{c}: invalid option")
             await interp.err("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
@@ -821,7 +823,8 @@ async def b_read(interp, argv):
         return 1
     stream = interp.fds.get(fd)
     if not isinstance(stream, InputStream):
-        await interp.diag(f"read: {fd}: invalid file descriptor: Bad file descriptor")
+        await interp.diag(f"read: {fd}: invalid file descriptor: Bad file descriptor" if fd_given
+                          else f"read: read error: {fd}: Bad file descriptor")
         return 1
     if prompt is not None and stream.isatty():
         await interp.err(prompt)
@@ -1151,7 +1154,7 @@ async def _all_records(interp, stream, d: bytes, trim: bool) -> list[bytes]:
 @builtin("getopts")
 async def b_getopts(interp, argv):
     if len(argv) < 3:
-        await interp.diag("getopts: usage: getopts optstring name [arg ...]")
+        await interp.err("getopts: usage: getopts optstring name [arg ...]\n")
         return 2
     optstring, name = argv[1], argv[2]
     bad = []
@@ -1175,6 +1178,7 @@ async def _getopts(interp, argv, optstring, bind) -> int:
     silent = optstring.startswith(":")
     if silent:
         optstring = optstring[1:]
+    quiet = silent or interp.get_scalar("OPTERR") == "0"  # OPTERR=0: no messages either
     try:
         optind = int(interp.get_scalar("OPTIND") or "1")
     except ValueError:
@@ -1210,7 +1214,8 @@ async def _getopts(interp, argv, optstring, bind) -> int:
         if silent:
             interp.assign("OPTARG", c)
         else:
-            await interp.err(f"{interp.argv0}: illegal option -- {c}\n")
+            if not quiet:
+                await interp.err(f"{interp.argv0}: illegal option -- {c}\n")
             interp.vars.unset("OPTARG")
         bind("?")
     elif idx + 1 < len(optstring) and optstring[idx + 1] == ":":
@@ -1225,7 +1230,8 @@ async def _getopts(interp, argv, optstring, bind) -> int:
                 bind(":")
                 interp.assign("OPTARG", c)
             else:
-                await interp.err(f"{interp.argv0}: option requires an argument -- {c}\n")
+                if not quiet:
+                    await interp.err(f"{interp.argv0}: option requires an argument -- {c}\n")
                 bind("?")
                 interp.vars.unset("OPTARG")
             optind += 1

@@ -152,7 +152,14 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                 install(n, BytesInput(encode(text) + b"\n"))
                 continue
             if op in (">&", "<&"):
-                target = await interp.expand_word(r.target)
+                src_text = r.target.text or ""
+                if src_text.isdigit() or src_text == "-" or (
+                        src_text.endswith("-") and src_text[:-1].isdigit()):
+                    target = src_text
+                else:
+                    target = await interp.expand_redirect_target(r.target)
+                    if target is None or target == "":
+                        return await fail(f"{src_text or '$word'}: ambiguous redirect")
                 if target == "-":
                     remove(n)
                     continue
@@ -163,11 +170,12 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                     src = int(target)
                     s = fds.get(src)
                     if s is None:
-                        return await fail(f"{target}: Bad file descriptor")
-                    if op == ">&" and not isinstance(s, OutputStream) or \
-                            op == "<&" and not isinstance(s, InputStream):
-                        return await fail(f"{target}: Bad file descriptor")
-                    if src != n:
+                        # bash names the fd, or for a word at the default fd the word
+                        default = 0 if op == "<&" else 1
+                        shown = target if src_text.rstrip("-").isdigit() else (
+                            src_text if n == default else str(n))
+                        return await fail(f"{shown}: Bad file descriptor")
+                    if src != n:  # <&N and >&N are the same dup2
                         if permanent:
                             install(n, s.dup())
                         else:
@@ -175,14 +183,11 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                     if move and src != n:
                         remove(src)
                     continue
-                if op == "<&":
+                if op == "<&" or n != 1 or r.fd_var is not None:
                     return await fail(f"{target}: ambiguous redirect")
-                # `>&file` is `&>file`; `N>&file` sends fd N there; the word is split
-                # and globbed as a file name, so it must come to one
-                op = ">" if r.fd is not None else "&>"
-                path = await interp.expand_redirect_target(r.target)
-                if path is None:
-                    return await fail(f"{r.target.text or '$word'}: ambiguous redirect")
+                # `>&file` (and `1>&file`) is `&>file`
+                op = "&>"
+                path = target
             else:
                 path = await interp.expand_redirect_target(r.target)
                 if path is None:

@@ -145,6 +145,8 @@ class Interp(Expander):
         self.funcs: dict[str, A.FunctionDef] = {}
         self.func_attrs: dict[str, str] = {}  # function name -> "r", "x", "rx"
         self.lost_specials: set[str] = set()  # RANDOM & co. once unset: plain variables
+        self.disabled_builtins: set[str] = set()  # enable -n
+        self.history: list[str] = []  # history -s / -r (a script records none itself)
         self.opts: set[str] = set(DEFAULT_SET)
         self.shopts: set[str] = set(DEFAULT_SHOPT)
         self.traps: dict[str, str] = {}
@@ -252,6 +254,8 @@ class Interp(Expander):
         new.funcs = dict(self.funcs)
         new.func_attrs = dict(self.func_attrs)
         new.lost_specials = set(self.lost_specials)
+        new.disabled_builtins = set(self.disabled_builtins)
+        new.history = list(self.history)
         new.opts = set(self.opts)
         new.shopts = set(self.shopts)
         new.traps = {k: v for k, v in self.traps.items() if v == ""}  # ignored stay ignored
@@ -769,6 +773,9 @@ class Interp(Expander):
     def _on_special_assign(self, name: str) -> None:
         if name in self.lost_specials:
             return
+        if name == "OPTIND":  # bash: any assignment starts getopts afresh
+            self._getopts_pos = 0
+            return
         if name == "RANDOM":
             try:
                 self.session.random.seed(int(self.get_scalar("RANDOM") or 0))
@@ -1185,6 +1192,13 @@ class Interp(Expander):
         if fn is not None and name in _SPECIAL_BUILTINS and "posix" in self.opts:
             fn = None  # POSIX: special builtins are found before functions
         builtin = None if fn is not None else self.session.builtins.get(name)
+        if builtin is not None and self.disabled_builtins and name in self.disabled_builtins:
+            builtin = None  # enable -n: the name is looked for in PATH
+        if builtin is None and by_program and "/" in name:
+            # /usr/bin/bash, /usr/bin/[ run as programs: the builtin does the work
+            where, _, base = name.rpartition("/")
+            if where in COMMAND_DIRS and base in _PROGRAM_BUILTINS:
+                builtin = self.session.builtins.get(base)
         if fn is None and builtin is None:
             return await self.run_external(argv, redirs, temp, underscore=not by_program)
         if name == "exec" and fn is None and (len(argv) == 1 or argv[1:] == ["--"]):
@@ -1202,7 +1216,18 @@ class Interp(Expander):
         keep = temp is not None and "posix" in self.opts and fn is None and name in _SPECIAL_BUILTINS
         try:
             if redirs:
-                red = await self.apply_redirs(redirs)
+                # bash: the prefix assignments are not seen by the redirections' words
+                frames = self.vars.frames
+                hidden = temp is not None and bool(frames) and frames[-1] is temp
+                if hidden:
+                    frames.pop()
+                    self.vars.env_version += 1
+                try:
+                    red = await self.apply_redirs(redirs)
+                finally:
+                    if hidden:
+                        frames.append(temp)
+                        self.vars.env_version += 1
                 if red is None:
                     return 1
                 saved_fds, self.fds = self.fds, red.fds
@@ -1224,9 +1249,18 @@ class Interp(Expander):
                     self._restore_temp(temp)
 
     async def _run_builtin(self, builtin, argv: list[str]) -> int:
+        if len(argv) > 1 and argv[1] == "--help" and argv[0] in _HELP_OPTION:
+            from pysh.interpreter.builtins_core import help_text
+
+            await self.out(help_text(argv[0]))
+            return 2
         try:
             return await builtin(self, argv)
-        except (ShellError, BrokenPipe, FileSystemError):
+        except ShellError as e:
+            if e.message.startswith("write error:"):  # bash: echo: write error: ...
+                e.message = f"{argv[0]}: {e.message}"
+            raise
+        except (BrokenPipe, FileSystemError):
             raise
         except Exception as e:  # noqa: BLE001 - a bug in a builtin must not become a traceback
             await self.diag(f"{argv[0]}: internal error ({type(e).__name__})")
@@ -1407,6 +1441,24 @@ class Interp(Expander):
             except (FileSystemError, OSError):
                 continue
         return None
+
+    def find_all_commands(self, name: str) -> list[str]:
+        """Every file PATH offers for ``name``, in order (``type -a``)."""
+        out = []
+        registry = self.session.registry
+        for d in (self.get_scalar("PATH") or "").split(":"):
+            d = d or "."
+            if d in COMMAND_DIRS:
+                if name in registry:
+                    out.append(f"{d}/{name}")
+                continue
+            cand = d.rstrip("/") + "/" + name
+            try:
+                if self.fs.is_file(cand) and self.fs.access(cand, os.X_OK):
+                    out.append(cand)
+            except (FileSystemError, OSError):
+                continue
+        return out
 
     async def run_external(self, argv: list[str], redirs, temp: Frame | None = None,
                            argv0: str | None = None, underscore: bool = True) -> int:
@@ -2359,9 +2411,15 @@ class BadSubscript(Exception):
 _DYNAMIC = {"RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
             "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS"}
 _OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
-_SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO"}
+_SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}
+_HELP_OPTION = frozenset(
+    ". alias bg break builtin caller cd command compgen complete compopt continue declare dirs "
+    "disown enable eval exec exit export fc fg getopts hash help history jobs kill let local "
+    "logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt "
+    "source suspend times trap type typeset ulimit umask unalias unset wait".split())
+_PROGRAM_BUILTINS = {"bash", "sh", "test", "["}  # also files in /usr/bin that programs run
 _DECL_BUILTINS = {"declare", "typeset", "local", "export", "readonly"}
 
 

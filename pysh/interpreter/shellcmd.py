@@ -37,6 +37,8 @@ def parse_shell_args(args: list[str]):
                 return on, off, None, None, [], f"{a}: option requires an argument"
             i += 2
             continue
+        if a in ("--help", "--version"):
+            return on, off, None, None, [], a
         if a.startswith("--"):
             return on, off, None, None, [], f"{a}: invalid option"
         if len(a) > 1 and a[0] in "-+":
@@ -75,10 +77,41 @@ def parse_shell_args(args: list[str]):
     return on, off, None, None, [], None
 
 
+_USAGE = (
+    "Usage:\t{0} [GNU long option] [option] ...\n"
+    "\t{0} [GNU long option] [option] script-file ...\n"
+    "GNU long options:\n" + "".join(f"\t--{o}\n" for o in (
+        "debug debugger dump-po-strings dump-strings help init-file login noediting "
+        "noprofile norc posix pretty-print rcfile restricted verbose version").split())
+    + "Shell options:\n\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n"
+    "\t-abefhkmnptuvxBCEHPT or -o option\n")
+
+
 async def run_child_shell(interp, argv: list[str]) -> int:
+    from pysh.interpreter.runner import BASH_VERSINFO, BASH_VERSION
+
     on, off, command, file, rest, error = parse_shell_args(argv[1:])
+    name = argv[0].rpartition("/")[2]
+    if error == "--help":
+        await interp.out(f"GNU bash, version {BASH_VERSION}-({BASH_VERSINFO[5]})\n"
+                         + _USAGE.format(name)
+                         + f"Type `{name} -c \"help set\"' for more information about shell options.\n"
+                         f"Type `{name} -c help' for more information about shell builtin commands.\n"
+                         "Use the `bashbug' command to report bugs.\n\n"
+                         "bash home page: <http://www.gnu.org/software/bash>\n"
+                         "General help using GNU software: <http://www.gnu.org/gethelp/>\n")
+        return 0
+    if error == "--version":
+        await interp.out(f"GNU bash, version {BASH_VERSION} ({BASH_VERSINFO[5]})\n"
+                         "Copyright (C) 2022 Free Software Foundation, Inc.\n"
+                         "License GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n"
+                         "\nThis is free software; you are free to change and redistribute it.\n"
+                         "There is NO WARRANTY, to the extent permitted by law.\n")
+        return 0
     if error:
         await interp.err(f"{argv[0]}: {error}\n")
+        if error.endswith("invalid option"):
+            await interp.err(_USAGE.format(name))
         return 2
     found = interp.find_command(argv[0]) if "/" not in argv[0] else None
     env = {**interp.env(), "_": found[1] if found else argv[0]}  # as for any program
