@@ -286,7 +286,8 @@ def _run_batch(o: Options, ex) -> int:
         interp = make_interp(session, fds=fds, argv0=argv0, args=args)
         interp.opts |= o.set_on
         interp.opts -= o.set_off
-        interp.interactive = o.interactive
+        if o.interactive:
+            interp.become_interactive()
 
         async def body(it):
             from pysh.interpreter.syntax import CommandReader

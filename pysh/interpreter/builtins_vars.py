@@ -215,6 +215,11 @@ async def b_declare(interp, argv):
     status = 0
     for idx, word in operands:
         entry = assign_args.get(idx)
+        if word == "-" and cmd == "local" and entry is None:
+            frame = interp.vars.call_frame()  # local -: the options, restored at return
+            if frame.saved_opts is None:
+                frame.saved_opts = set(interp.opts)
+            continue
         try:
             if set_bits & NAMEREF:
                 problem = _nameref_problem(interp, word, entry, local)
@@ -667,12 +672,7 @@ async def b_set(interp, argv):
                         await interp.diag(f"set: {a[0]}{c}: invalid option")
                         await interp.err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
                         return 2
-                if on:
-                    interp.opts.add(long)
-                    if long in ("vi", "emacs"):  # the two editing modes exclude each other
-                        interp.opts.discard("emacs" if long == "vi" else "vi")
-                else:
-                    interp.opts.discard(long)
+                interp.set_option(long, on)
             continue
         interp.set_positional(args[i:])
         return 0
@@ -708,10 +708,12 @@ async def b_shopt(interp, argv):
         status = 0
         for name in args:
             if name not in table:
-                await interp.diag(f"shopt: {name}: invalid shell option name")
+                await interp.diag(f"shopt: {name}: invalid {'' if 'o' in flags else 'shell '}option name")
                 status = 1
                 continue
-            if "s" in flags:
+            if "o" in flags:
+                interp.set_option(name, "s" in flags)
+            elif "s" in flags:
                 current.add(name)
             else:
                 current.discard(name)
@@ -725,7 +727,7 @@ async def b_shopt(interp, argv):
     status = 0
     for name in names:
         if name not in table:
-            await interp.diag(f"shopt: {name}: invalid shell option name")
+            await interp.diag(f"shopt: {name}: invalid {'' if 'o' in flags else 'shell '}option name")
             status = 1
             continue
         on = name in current

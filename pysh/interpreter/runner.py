@@ -39,6 +39,8 @@ from pysh.interpreter.state import (
     NAMEREF,
     PROPAGATE,
     READONLY,
+    SET_OPTIONS,
+    SHOPT_OPTIONS,
     TEMPVAR,
     UPPER,
     Frame,
@@ -163,7 +165,7 @@ class Interp(Expander):
         self.pid = SHELL_PID
         self.subshell_level = 0
         self.errexit_suppressed = 0
-        self.interactive = interactive
+        self.interactive = False
         self.pipestatus: list[int] = []  # bash makes PIPESTATUS at the first command
         self.cmdsub_status: int | None = None
         self.call_depth = 0
@@ -185,6 +187,16 @@ class Interp(Expander):
         self.procsub_fds: list = []  # (fd table, fd, stream) of <(...) / >(...) to close after
         self.last_parse_failed = False
         self._init_vars(env if env is not None else session.root.env)
+        if interactive:
+            self.become_interactive()
+
+    def become_interactive(self) -> None:
+        """An interactive shell's defaults: emacs editing, history and its expansion (H in
+        $-), aliases expanded."""
+        self.interactive = True
+        self.opts |= {"emacs", "history", "histexpand"}
+        self.shopts.add("expand_aliases")
+        self.sync_option_vars()
 
     # ------------------------------------------------------------------ setup
     def _init_vars(self, env: dict[str, str]) -> None:
@@ -214,7 +226,19 @@ class Interp(Expander):
             g["PATH"] = Var("/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.")
         for k in ("UID", "EUID", "PPID"):
             g[k].attrs |= READONLY | INTEGER
+        # an exported SHELLOPTS / BASHOPTS sets the new shell's options (and stays exported)
+        exported = set()
+        for var, table, current in (("SHELLOPTS", SET_OPTIONS, self.opts),
+                                    ("BASHOPTS", SHOPT_OPTIONS, self.shopts)):
+            if var in env:
+                exported.add(var)
+                for name in env[var].split(":"):
+                    if name in table:
+                        current.add(name)
+                g.pop(var, None)
         self.sync_option_vars()
+        for var in exported:
+            g[var].attrs |= EXPORT
         g["BASH_VERSINFO"] = Var(dict(enumerate(BASH_VERSINFO)), READONLY)
         shlvl = env.get("SHLVL", "0")
         g["SHLVL"] = Var(str(int(shlvl) + 1 if shlvl.isdigit() else 1), EXPORT)
@@ -999,9 +1023,9 @@ class Interp(Expander):
             await self.diag(e.message)
             if isinstance(e, ExpansionError) and e.action != "command":
                 if e.action == "exit" and not self.interactive:
-                    # bash: 127 for `bash -c`, 1 for a script or stdin
-                    raise ExitShell(127 if getattr(self, "invocation", "") == "c" else e.status) \
-                        from None
+                    # bash: 127 for `bash -c` (1 there too under errexit), 1 for a script or stdin
+                    raise ExitShell(127 if getattr(self, "invocation", "") == "c"
+                                    and "errexit" not in self.opts else e.status) from None
                 raise AbortLine(e.status) from None
             status = e.status
             self.status = status
@@ -1269,6 +1293,23 @@ class Interp(Expander):
             if argv[0] in ("set", "shopt"):
                 self.sync_option_vars()
 
+    def set_option(self, name: str, on: bool) -> None:
+        """set -o / +o NAME (and shopt -so), with what bash ties to it."""
+        if on:
+            if name == "posix" and "posix" not in self.opts:
+                # bash's posix_initialize: these come on; leaving posix mode restores them
+                self._posix_saved = {o for o in _POSIX_SHOPTS if o in self.shopts}
+                self.shopts |= _POSIX_SHOPTS
+            self.opts.add(name)
+            if name in ("vi", "emacs"):  # the two editing modes exclude each other
+                self.opts.discard("emacs" if name == "vi" else "vi")
+        else:
+            if name == "posix" and "posix" in self.opts:
+                saved = getattr(self, "_posix_saved", None)
+                if saved is not None:
+                    self.shopts = (self.shopts - _POSIX_SHOPTS) | saved
+            self.opts.discard(name)
+
     def sync_option_vars(self) -> None:
         """SHELLOPTS and BASHOPTS: readonly, and always the options in force."""
         g = self.vars.globals
@@ -1277,7 +1318,10 @@ class Interp(Expander):
             if v is None:
                 g[name] = Var(self.dynamic_var(name), READONLY)
             elif not isinstance(v.value, dict):
-                v.value = self.dynamic_var(name)
+                value = self.dynamic_var(name)
+                if v.attrs & EXPORT and v.value != value:
+                    self.vars.env_version += 1  # export SHELLOPTS: children see the change
+                v.value = value
                 v.attrs |= READONLY
 
     async def _flush_fds(self) -> None:
@@ -1398,6 +1442,9 @@ class Interp(Expander):
         finally:
             self.call_depth -= 1
             self.vars.frames.pop()
+            if frame.saved_opts is not None:  # local -: the options come back
+                self.opts = frame.saved_opts
+                self.sync_option_vars()
             if temp is not None:  # what the function unset or replaced is not propagated
                 temp.locals = {k: v for k, v in temp.locals.items() if frame.locals.get(k) is v}
             self.call_stack.pop()
@@ -2411,6 +2458,8 @@ class BadSubscript(Exception):
 _DYNAMIC = {"RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
             "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS"}
 _OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
+_POSIX_SHOPTS = frozenset(("expand_aliases", "inherit_errexit", "shift_verbose", "sourcepath",
+                           "interactive_comments"))
 _SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}

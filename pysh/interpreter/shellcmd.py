@@ -147,7 +147,7 @@ async def run_child_shell(interp, argv: list[str]) -> int:
 def _apply(child, on: set[str], off: set[str]) -> None:
     for name in on:
         if name == "interactive:":
-            child.interactive = True
+            child.become_interactive()
         elif name.startswith("shopt:"):
             child.shopts.add(name[6:])
         else:
