@@ -294,6 +294,7 @@ def _run_batch(o: Options, ex) -> int:
 
             if o.command is not None:
                 it.invocation = "c"
+                it.assign("BASH_EXECUTION_STRING", o.command)
                 return await _run_text(it, o.command, lambda n: f"{argv0}: -c: line {n}")
             if source is not None:
                 it.script_path = argv0

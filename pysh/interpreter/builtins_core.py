@@ -438,7 +438,7 @@ async def b_source(interp, argv):
             if fs.is_dir(c):
                 err = FileSystemError(21, c)
                 continue
-            data = fs.read_bytes(c)  # a regular file or a device (. /dev/null)
+            data = await interp.read_named_file(c)  # a file, a device, a <(cmd) pipe
             break
         except FileSystemError as e:
             err = err or e

@@ -28,6 +28,14 @@ def file_test(interp, op: str, arg: str) -> bool:
     fs = interp.fs
     if arg == "":
         return False
+    if op == "p" and arg.startswith(("/dev/fd/", "/proc/self/fd/")):
+        from pysh.interpreter.redirect import stream_fd
+        from pysh.shellkit.streams import PipeReader, PipeWriter
+
+        n = stream_fd(interp, arg)
+        s = interp.fds.get(n) if n is not None else None
+        if s is not None:  # a <(cmd) is a pipe
+            return isinstance(s, (PipeReader, PipeWriter))
     try:
         if op in ("h", "L"):
             return _stat.S_ISLNK(fs.lstat(arg).st_mode)

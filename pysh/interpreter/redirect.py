@@ -62,8 +62,11 @@ class DuplexFile(InputStream, OutputStream):
             return None
 
 
-def _stream_fd(interp, path: str) -> int | None:
-    """The shell fd a /dev/stdin-style path names, or None."""
+def stream_fd(interp, path: str) -> int | None:
+    """The shell fd a /dev/stdin-style path names (or /proc/self/fd/N, as Linux has it),
+    or None."""
+    if path.startswith("/proc/self/fd/") and path[14:].isdigit():
+        return int(path[14:])
     if not path.startswith("/dev/"):
         return None
     try:
@@ -220,7 +223,7 @@ class _Clobber(Exception):
 
 
 async def _open(interp, op: str, path: str, fds: dict):
-    fdn = _stream_fd(interp, interp.fs.abspath(path))
+    fdn = stream_fd(interp, interp.fs.abspath(path))
     if fdn is not None:
         s = fds.get(fdn)
         if s is None:

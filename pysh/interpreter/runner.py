@@ -8,6 +8,7 @@ A subshell is a copy of its parent's Interp, so it cannot change the parent.
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import time
@@ -149,6 +150,7 @@ class Interp(Expander):
         self.lost_specials: set[str] = set()  # RANDOM & co. once unset: plain variables
         self.disabled_builtins: set[str] = set()  # enable -n
         self.history: list[str] = []  # history -s / -r (a script records none itself)
+        self.current_command = None  # the simple command running ($BASH_COMMAND)
         self.opts: set[str] = set(DEFAULT_SET)
         self.shopts: set[str] = set(DEFAULT_SHOPT)
         self.traps: dict[str, str] = {}
@@ -197,6 +199,12 @@ class Interp(Expander):
         self.opts |= {"emacs", "history", "histexpand"}
         self.shopts.add("expand_aliases")
         self.sync_option_vars()
+        g = self.vars.globals
+        home = self.get_scalar("HOME")
+        for name, value in (("PS1", "\\u@\\h:\\w\\$ "), ("PS2", "> "), ("MAILCHECK", "60"),
+                            ("HISTFILE", (home.rstrip("/") + "/.bash_history") if home else None)):
+            if name not in g and value is not None:
+                g[name] = Var(value)
 
     # ------------------------------------------------------------------ setup
     def _init_vars(self, env: dict[str, str]) -> None:
@@ -211,12 +219,15 @@ class Interp(Expander):
         # as the shell's own name; it is not a variable of ours (see get_param_value)
         self.last_arg = env.get("_", "bash")
         g.pop("_", None)
+        # what bash sets in every shell (PS1, PS2, HISTFILE... only in interactive ones)
         defaults = {
-            "IFS": " \t\n", "PS1": "\\u@\\h:\\w\\$ ", "PS2": "> ", "PS4": "+ ", "OPTIND": "1",
-            "BASH": "/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
+            "IFS": " \t\n", "PS4": "+ ", "OPTIND": "1",
+            "BASH": "/usr/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
             "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "PPID": str(SHELL_PID - 1),
-            "UID": "1000", "EUID": "1000", "HISTFILESIZE": "500", "HISTSIZE": "500",
-            "OPTERR": "1",
+            "UID": "1000", "EUID": "1000", "OPTERR": "1", "TERM": "dumb",
+            "COMP_WORDBREAKS": " \t\n\"'@><=;|&(:",
+            "BASH_LOADABLES_PATH": "/usr/local/lib/bash:/usr/lib/bash:/opt/local/lib/bash:"
+                                   "/usr/pkg/lib/bash:/opt/pkg/lib/bash:.",
         }
         for k, v in defaults.items():
             if k not in g:
@@ -544,7 +555,18 @@ class Interp(Expander):
         if name == "PIPESTATUS":
             return str(self.pipestatus[0]) if self.pipestatus else None
         if name == "BASH_COMMAND":
-            return ""
+            node = self.current_command
+            if node is None:
+                return ""
+            from pysh.interpreter.syntax.bashprint import command_text
+
+            return command_text(node)
+        if name == "HISTCMD":
+            return str(len(self.history) + 1) if self.interactive else "0"
+        if name == "BASH_ARGV0":
+            return self.argv0
+        if name == "DIRSTACK":
+            return self.cwd
         if name == "SHELLOPTS":
             return ":".join(sorted(self.opts))
         if name == "BASHOPTS":
@@ -571,6 +593,8 @@ class Interp(Expander):
             return dict(enumerate(reversed(self.positional_list())))
         if name == "BASH_ARGC":
             return {0: str(len(self.positional_list()))}
+        if name == "DIRSTACK":
+            return dict(enumerate([self.cwd] + self.dirstack))
         return None
 
     def dynamic_as_var(self, name: str) -> Var | None:
@@ -1048,16 +1072,26 @@ class Interp(Expander):
     async def exec_simple(self, node: A.Simple) -> int:
         self.lineno = node.line
         self.budget.count_command()
-        if "DEBUG" in self.traps and not self.in_trap:
-            await self.run_trap("DEBUG")
+        if not self.in_trap:  # (a trap's own commands leave $BASH_COMMAND be)
+            self.current_command = node
+            if "DEBUG" in self.traps:
+                await self.run_trap("DEBUG")
         self.cmdsub_status = None
         words = node.words
-        if not words:
-            return await self._assignments_only(node)
         mark = len(self.procsub_fds)
+        if not words:
+            try:
+                return await self._assignments_only(node)
+            finally:
+                if len(self.procsub_fds) > mark:  # x=<(cmd): closed when the line is done
+                    self.close_procsubs(mark)
         argv = await self.expand_words(words)
         if not argv:
-            return await self._assignments_only(node)
+            try:
+                return await self._assignments_only(node)
+            finally:
+                if len(self.procsub_fds) > mark:
+                    self.close_procsubs(mark)
         try:
             # bash: the words first, then the prefix assignments, one by one (each sees
             # those before it), then the command line's trace
@@ -1488,6 +1522,19 @@ class Interp(Expander):
             except (FileSystemError, OSError):
                 continue
         return None
+
+    async def read_named_file(self, path: str) -> bytes:
+        """A file the shell itself reads by name (source, bash FILE): /dev/fd/N, /dev/stdin
+        and /proc/self/fd/N are its own fds (a <(cmd) pipe), anything else a file."""
+        from pysh.interpreter.redirect import stream_fd
+
+        n = stream_fd(self, self.fs.abspath(path))
+        if n is None:
+            return self.fs.read_bytes(path)
+        s = self.fds.get(n)
+        if not isinstance(s, InputStream):
+            raise FileSystemError(errno.EBADF, path)
+        return await s.read()
 
     def find_all_commands(self, name: str) -> list[str]:
         """Every file PATH offers for ``name``, in order (``type -a``)."""
@@ -2335,6 +2382,9 @@ class Interp(Expander):
         if tg is None:
             raise ShellError("process substitution: not available here")
         tg.start_soon(runner)
+        # a forked process starts at once: let it run up to its first wait, so that what it
+        # writes without blocking is written before this command goes on
+        await anyio.sleep(0)
         return f"/dev/fd/{fdnum}"
 
     def close_procsubs(self, mark: int = 0) -> None:
@@ -2457,7 +2507,8 @@ class BadSubscript(Exception):
         self.text = text
 
 _DYNAMIC = {"RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
-            "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS"}
+            "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS", "HISTCMD",
+            "BASH_ARGV0", "BASH_COMMAND", "DIRSTACK"}
 _OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
 _POSIX_SHOPTS = frozenset(("expand_aliases", "inherit_errexit", "shift_verbose", "sourcepath",
                            "interactive_comments"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pysh.interpreter.state import SET_OPTIONS, SHOPT_OPTIONS, SHORT_TO_LONG
+from pysh.interpreter.state import SET_OPTIONS, SHOPT_OPTIONS, SHORT_TO_LONG, Var
 from pysh.shellkit import FileSystemError, InputStream, decode
 
 
@@ -119,14 +119,14 @@ async def run_child_shell(interp, argv: list[str]) -> int:
         name = rest[0] if rest else argv[0]
         child = interp.new_shell(interp.fds, env, argv0=name, args=rest[1:])
         child.invocation = "c"
+        child.vars.globals["BASH_EXECUTION_STRING"] = Var(command)
         _apply(child, on, off)
         if "noexec" in on:
             return await _syntax_only(child, command)
         return await child.run_source(command, name=name)
     if file is not None:
-        fs = interp.fs
         try:
-            data = fs.read_bytes(file)
+            data = await interp.read_named_file(file)
         except FileSystemError as e:
             await interp.err(f"{argv[0]}: {file}: {e.strerror}\n")
             return 127 if e.errno == 2 else 126
@@ -140,6 +140,7 @@ async def run_child_shell(interp, argv: list[str]) -> int:
     stream = interp.fds.get(0)
     data = await stream.read() if isinstance(stream, InputStream) else b""
     child = interp.new_shell(interp.fds, env, argv0=argv[0], args=rest)
+    child.invocation = "stdin"  # ($- shows s)
     _apply(child, on, off)
     return await child.run_source(decode(data), name=argv[0])
 

@@ -1050,7 +1050,7 @@ class Lexer:
             if c == ")":
                 i += 1
                 break
-            if c in "|&;<>(":
+            if c in "|&;<>(" and not (c in "<>" and text.startswith("(", i + 1)):  # <(cmd) is a word
                 self.i = i
                 raise self.error(f"syntax error near unexpected token `{c}'", i,
                                  show_line=True)
