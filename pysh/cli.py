@@ -302,7 +302,7 @@ def _run_batch(o: Options, ex) -> int:
             it.invocation = "stdin"
             reader = CommandReader(lambda: stdin.readline_blocking().decode("utf-8", "surrogateescape"),
                                    aliases=it.alias_table,
-                                   name=argv0, extglob=lambda: True)
+                                   name=argv0, extglob=it.extglob_on)
             return await it.run_reader(reader, error_prefix=lambda n: argv0)
 
         try:
@@ -316,7 +316,7 @@ def _run_batch(o: Options, ex) -> int:
 async def _run_text(interp, text: str, error_prefix) -> int:
     from pysh.interpreter.syntax import CommandReader
 
-    reader = CommandReader(text, name=interp.argv0, extglob=lambda: True,
+    reader = CommandReader(text, name=interp.argv0, extglob=interp.extglob_on,
                            aliases=interp.alias_table)
     return await interp.run_reader(reader, error_prefix=error_prefix)
 

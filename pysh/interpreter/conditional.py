@@ -198,10 +198,11 @@ async def eval_cond(interp, node, invert: bool = False) -> bool:
         right = await interp.expand_word(node.right)
         if trace:
             await _trace_term(interp, invert, op, left, right)
-        if op == "<":
-            return left < right
-        if op == ">":
-            return left > right
+        if op in ("<", ">"):  # [[ ]] compares by the locale's collation (test and [ do not)
+            from pysh.interpreter.collate import collation_locale, less
+
+            loc = collation_locale(interp.get_scalar)
+            return less(left, right, loc) if op == "<" else less(right, left, loc)
         if op in INT_OPS:
             a = interp.arith.evaluate_text(left) if left.strip() else 0
             b = interp.arith.evaluate_text(right) if right.strip() else 0

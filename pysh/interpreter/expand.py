@@ -383,7 +383,12 @@ class Expander:
         if not f.glob or "noglob" in self.opts or not pat.has_glob(f.pattern):
             return [f.value]
         sh = self.shopts
-        matches = self.glob(f.pattern, "dotglob" in sh, "nocaseglob" in sh, "globstar" in sh)
+        ignore = self.get_scalar("GLOBIGNORE")
+        nocase = "nocaseglob" in sh
+        # a GLOBIGNORE that is set and not null brings dotglob with it
+        matches = self.glob(f.pattern, "dotglob" in sh or bool(ignore), nocase, "globstar" in sh)
+        if ignore and matches:
+            matches = [m for m in matches if not _glob_ignored(m, ignore, nocase)]
         if matches:
             return matches
         if "failglob" in sh:
@@ -860,6 +865,23 @@ class Expander:
                 return [" ".join(pairs) + (" " if assoc and pairs else "")]
             return [shell_quote(s) for s in items]
         raise ExpansionError(f"${{{name}@{letter}}}: bad substitution", status=1)
+
+
+def _glob_ignored(path: str, ignore: str, nocase: bool) -> bool:
+    """GLOBIGNORE: ``.`` and ``..`` always, and what one of its patterns matches (as fnmatch
+    with FNM_PATHNAME: a wildcard never matches a slash)."""
+    last = path.rstrip("/").rpartition("/")[2]
+    if last in (".", ".."):
+        return True
+    comps = path.split("/")
+    for p in ignore.split(":"):
+        if not p:
+            continue
+        pcomps = p.split("/")
+        if len(pcomps) == len(comps) and all(
+                pat.match(pc, c, nocase=nocase) for pc, c in zip(pcomps, comps, strict=True)):
+            return True
+    return False
 
 
 def _is_name(s: str) -> bool:

@@ -94,7 +94,7 @@ async def _heredoc_bytes(interp, r: A.Redir) -> bytes:
     return data
 
 
-async def apply_redirections(interp, redirs: list, permanent: bool):
+async def apply_redirections(interp, redirs: list, permanent: bool, external: bool = False):
     from pysh.interpreter.runner import _Redirected
 
     if permanent:
@@ -160,7 +160,7 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                         src_text.endswith("-") and src_text[:-1].isdigit()):
                     target = src_text
                 else:
-                    target = await interp.expand_redirect_target(r.target)
+                    target = await _target(interp, r.target)
                     if target is None or target == "":
                         return await fail(f"{src_text or '$word'}: ambiguous redirect")
                 if target == "-":
@@ -192,7 +192,7 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                 op = "&>"
                 path = target
             else:
-                path = await interp.expand_redirect_target(r.target)
+                path = await _target(interp, r.target)
                 if path is None:
                     return await fail(f"{r.target.text or '$word'}: ambiguous redirect")
             if path == "":
@@ -215,7 +215,31 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
             return await fail(f"{path}: {e.strerror}")
         except _Clobber as e:
             return await fail(f"{e.args[0]}: cannot overwrite existing file")
+        except _NoMatch as e:
+            if not external:  # the shell's own redirection: bash gives up the line
+                for stream in owned:
+                    stream.close()
+                from pysh.interpreter.errors import ExpansionError
+
+                raise ExpansionError(e.args[0], status=1, action="line") from None
+            return await fail(e.args[0])
     return _Redirected(fds, owned)
+
+
+async def _target(interp, word):
+    """A redirection's word; a failglob miss fails the redirection only (not the line)."""
+    from pysh.interpreter.errors import ExpansionError
+
+    try:
+        return await interp.expand_redirect_target(word)
+    except ExpansionError as e:
+        if e.message.startswith("no match: "):
+            raise _NoMatch(e.message) from None
+        raise
+
+
+class _NoMatch(Exception):
+    pass
 
 
 class _Clobber(Exception):

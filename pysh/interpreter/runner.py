@@ -612,6 +612,11 @@ class Interp(Expander):
             return Var(self.last_arg, 0)
         return None
 
+    def extglob_on(self) -> bool:
+        """Whether the parser reads @( !( +( *( ?( as patterns: shopt extglob, as in bash
+        (inside [[ ]] always)."""
+        return "extglob" in self.shopts
+
     def alias_table(self) -> dict[str, str] | None:
         """The aliases the parser expands (shopt expand_aliases), or None."""
         return self.aliases if "expand_aliases" in self.shopts and self.aliases else None
@@ -1022,8 +1027,11 @@ class Interp(Expander):
         return self.session.root.fs.at(self.cwd)
 
     def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool) -> list[str]:
+        from pysh.interpreter.collate import collation_locale, sort_key
+
         return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar,
-                            skipdots="globskipdots" in self.shopts, budget=self.budget)
+                            skipdots="globskipdots" in self.shopts, budget=self.budget,
+                            key=sort_key(collation_locale(self.get_scalar)))
 
     def shell_for_command(self, fds: dict | None = None, env: dict | None = None) -> Shell:
         return self.session.root.child(fds=fds if fds is not None else self.fds,
@@ -1575,7 +1583,7 @@ class Interp(Expander):
         red = None
         fds = self.fds
         if redirs:
-            red = await self.apply_redirs(redirs)
+            red = await self.apply_redirs(redirs, external=True)
             if red is None:
                 return 1
             fds = red.fds
@@ -1686,7 +1694,7 @@ class Interp(Expander):
         """Run a whole script in this shell, command by command (as bash does)."""
         from pysh.interpreter.syntax import CommandReader
 
-        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
+        reader = CommandReader(source, name=name or self.argv0, extglob=self.extglob_on,
                                aliases=self.alias_table)
         try:
             return await self.run_reader(reader)
@@ -1771,7 +1779,7 @@ class Interp(Expander):
         """Parse and run ``source`` in this shell (eval, traps, source)."""
         from pysh.interpreter.syntax import CommandReader
 
-        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
+        reader = CommandReader(source, name=name or self.argv0, extglob=self.extglob_on,
                                line=self.lineno or 1, aliases=self.alias_table)
         self.last_parse_failed = False
         self.xtrace_level += 1
@@ -2277,11 +2285,14 @@ class Interp(Expander):
         raise ShellError("coproc: not supported", status=2)
 
     # -- redirections -----------------------------------------------------------
-    async def apply_redirs(self, redirs: list, *, permanent: bool = False) -> _Redirected | None:
-        """Apply redirections left to right; None (after a diagnostic) on failure."""
+    async def apply_redirs(self, redirs: list, *, permanent: bool = False,
+                           external: bool = False) -> _Redirected | None:
+        """Apply redirections left to right; None (after a diagnostic) on failure.
+        ``external``: for a program (bash makes them in the forked child, where a failglob
+        miss fails that command only, not the line)."""
         from pysh.interpreter.redirect import apply_redirections
 
-        return await apply_redirections(self, redirs, permanent)
+        return await apply_redirections(self, redirs, permanent, external)
 
     # -- substitutions -------------------------------------------------------------
     async def command_substitution(self, part: A.CommandSub) -> str:
