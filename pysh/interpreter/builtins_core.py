@@ -28,6 +28,23 @@ def builtin(*names):
     return deco
 
 
+async def option_letters(interp, name: str, args: list[str], allowed: str, usage: str):
+    """A builtin's single-letter options: (the letters, the operands), or None after
+    bash's invalid-option message and usage line (the caller returns 2)."""
+    flags: set[str] = set()
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            return flags, args[1:]
+        for c in args[0][1:]:
+            if c not in allowed:
+                await interp.diag(f"{name}: -{c}: invalid option")
+                await interp.err(f"{name}: usage: {usage}\n")
+                return None
+            flags.add(c)
+        args = args[1:]
+    return flags, args
+
+
 async def usage_error(interp, name: str, message: str, status: int = 2) -> int:
     await interp.diag(f"{name}: {message}")
     return status
@@ -731,19 +748,11 @@ async def b_hash(interp, argv):
 
 @builtin("enable")
 async def b_enable(interp, argv):
-    args = argv[1:]
-    flags = set()
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        if args[0] == "--":
-            args = args[1:]
-            break
-        for c in args[0][1:]:
-            if c not in "adfnps":
-                await interp.diag(f"enable: -{c}: invalid option")
-                await interp.err("enable: usage: enable [-a] [-dnps] [-f filename] [name ...]\n")
-                return 2
-            flags.add(c)
-        args = args[1:]
+    got = await option_letters(interp, "enable", argv[1:], "adfnps",
+                               "enable [-a] [-dnps] [-f filename] [name ...]")
+    if got is None:
+        return 2
+    flags, args = got
     if "f" in flags or "d" in flags:
         await interp.diag("enable: loading builtins from shared objects is not supported")
         return 1
@@ -772,22 +781,11 @@ async def b_help(interp, argv):
     from pysh.interpreter import pattern as pat
     from pysh.interpreter.help_table import HELP_TOPICS
 
-    args = argv[1:]
-    mode = ""
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        if args[0] == "--":
-            args = args[1:]
-            break
-        if args[0] == "--help":
-            await interp.out(help_text("help"))
-            return 2
-        for c in args[0][1:]:
-            if c not in "dms":
-                await interp.diag(f"help: -{c}: invalid option")
-                await interp.err("help: usage: help [-dms] [pattern ...]\n")
-                return 2
-            mode = mode or c
-        args = args[1:]
+    got = await option_letters(interp, "help", argv[1:], "dms", "help [-dms] [pattern ...]")
+    if got is None:
+        return 2
+    flags, args = got
+    mode = next((c for c in "dms" if c in flags), "")
     if not args:
         names = sorted(interp.session.builtins)
         await interp.out("pysh: a bash-compatible shell running in a sandbox. Builtins:\n"

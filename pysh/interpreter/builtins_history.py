@@ -6,7 +6,7 @@ list holds only what ``history -s`` and ``history -r`` put there.
 
 from __future__ import annotations
 
-from pysh.interpreter.builtins_core import builtin
+from pysh.interpreter.builtins_core import builtin, option_letters
 from pysh.shellkit import FileSystemError, decode, encode
 
 _USAGE = ("history: usage: history [-c] [-d offset] [n] or history -anrw [filename] "
@@ -154,18 +154,14 @@ def expand_history(h: list[str], word: str) -> str | None:
 async def b_fc(interp, argv):
     h = _entries(interp)
     args = argv[1:]
-    flags = set()
-    while args and args[0].startswith("-") and len(args[0]) > 1 and not args[0][1:].isdigit():
-        a = args.pop(0)
-        if a == "--":
-            break
-        for c in a[1:]:
-            if c not in "elnrs":
-                await interp.diag(f"fc: -{c}: invalid option")
-                await interp.err("fc: usage: fc [-e ename] [-lnr] [first] [last] or "
-                                 "fc -s [pat=rep] [command]\n")
-                return 2
-            flags.add(c)
+    n = 0  # (a negative number is a history offset, not an option)
+    while n < len(args) and args[n].startswith("-") and not args[n][1:].isdigit():
+        n += 1
+    got = await option_letters(interp, "fc", args[:n], "elnrs",
+                               "fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]")
+    if got is None:
+        return 2
+    flags, args = got[0], got[1] + args[n:]
     if "l" not in flags:
         await interp.diag("fc: editing and re-running commands is not available here")
         return 1

@@ -970,32 +970,32 @@ class Interp(Expander):
     async def eval_arith_expr(self, expr: A.ArithExpr, trace=None) -> int:
         """``trace``: set -x's line for the expression once expanded (a function of it)."""
         try:
-            return await self._eval_arith_expr(expr, trace)
-        finally:
-            if self.deferred_diags:
-                await self._flush_diags()
-
-    async def _flush_diags(self) -> None:
-        while self.deferred_diags:
-            await self.diag(self.deferred_diags.pop(0))
-
-    async def _eval_arith_expr(self, expr: A.ArithExpr, trace) -> int:
-        try:
             if expr.node is not None:
                 if trace is not None:
                     await self.err(await self.ps4() + trace(expr.text) + "\n")
                 self.arith.text = expr.text
-                return self.arith.eval(expr.node)
-            text = await self.expand_word(expr.word)
-            if trace is not None:
-                await self.err(await self.ps4() + trace(text) + "\n")
-            return self.arith.evaluate_text(text)
+                value = self.arith.eval(expr.node)
+            else:
+                text = await self.expand_word(expr.word)
+                if trace is not None:
+                    await self.err(await self.ps4() + trace(text) + "\n")
+                value = self.arith.evaluate_text(text)
         except (ArithError, ArithRuntimeError) as e:
+            await self._flush_diags()
             raise ExpansionError(str(e), status=1, action="line") from None
         except ExpansionError:
+            await self._flush_diags()
             raise
         except ShellError as e:
+            await self._flush_diags()
             raise ExpansionError(e.message, status=1, action="line") from None
+        if self.deferred_diags:  # (a subscript before the first element, say)
+            await self._flush_diags()
+        return value
+
+    async def _flush_diags(self) -> None:
+        while self.deferred_diags:
+            await self.diag(self.deferred_diags.pop(0))
 
     # ------------------------------------------------------------ environment
     def env(self) -> dict[str, str]:
