@@ -11,6 +11,7 @@ from pysh.interpreter.expand import BREAK, QUOTED
 from pysh.interpreter.state import ASSOC
 from pysh.interpreter.syntax import ast as A
 from pysh.shellkit import FileSystemError
+from pysh.shellkit.streams import PipeReader, PipeWriter
 
 FILE_UNARY = set("abcdefghkprsuwxGLNOS") | {"t"}
 STRING_UNARY = {"z", "n"}
@@ -29,13 +30,12 @@ def file_test(interp, op: str, arg: str) -> bool:
     if arg == "":
         return False
     if op == "p" and arg.startswith(("/dev/fd/", "/proc/self/fd/")):
+        # <(cmd) and >(cmd) are pipes
         from pysh.interpreter.redirect import stream_fd
-        from pysh.shellkit.streams import PipeReader, PipeWriter
 
         n = stream_fd(interp, arg)
-        s = interp.fds.get(n) if n is not None else None
-        if s is not None:  # a <(cmd) is a pipe
-            return isinstance(s, (PipeReader, PipeWriter))
+        if n is not None and n in interp.fds:
+            return isinstance(interp.fds.get(n), (PipeReader, PipeWriter))
     try:
         if op in ("h", "L"):
             return _stat.S_ISLNK(fs.lstat(arg).st_mode)
