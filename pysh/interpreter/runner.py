@@ -73,6 +73,8 @@ from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
 from pysh.shellkit.hints import hint_for
 
+_now = time.monotonic  # the fairness check at every command and loop round (Budget.pause)
+
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
 SHELL_PID = 4242  # the virtual pid of the top-level shell
@@ -1081,6 +1083,8 @@ class Interp(Expander):
     async def exec_simple(self, node: A.Simple) -> int:
         self.lineno = node.line
         self.budget.count_command()
+        if _now() >= self.budget.yield_at:
+            await self.budget.pause()
         if not self.in_trap:  # (a trap's own commands leave $BASH_COMMAND be)
             self.current_command = node
             if "DEBUG" in self.traps:
@@ -2102,6 +2106,8 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 self.errexit_suppressed += 1
                 try:
                     cond = await self.run_list(node.cond)
@@ -2141,6 +2147,8 @@ class Interp(Expander):
         try:
             for item in items:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 if "xtrace" in self.opts:  # bash: the loop's head, unexpanded, each time round
                     if head is None:
                         head = _loop_head("for", node)
@@ -2179,6 +2187,8 @@ class Interp(Expander):
         show_menu = True  # bash shows the menu first and again after an empty reply only
         while True:
             self.budget.count_iteration()
+            if _now() >= self.budget.yield_at:
+                await self.budget.pause()
             if show_menu:
                 await self.err("".join(f"{i}) {it}\n" for i, it in enumerate(items, 1)))
                 show_menu = False
@@ -2214,6 +2224,8 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 self.lineno = node.line
                 if node.cond is not None and await self.eval_arith_expr(node.cond, trace) == 0:
                     break
