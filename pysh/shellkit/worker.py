@@ -24,6 +24,7 @@ in order.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import threading
@@ -139,7 +140,8 @@ class Worker:
                     self.abi = landlock.restrict_thread(self.rules)
                     self.floor = f"landlock ABI {self.abi}"
                 except landlock.LandlockError as e:
-                    self.floor = f"cooperative only ({landlock.describe() if e.errno == 38 else e.strerror})"
+                    why = landlock.describe() if e.errno == errno.ENOSYS else e.strerror
+                    self.floor = f"cooperative only ({why})"
             self.loop = loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
         finally:
