@@ -1387,11 +1387,23 @@ class Interp(Expander):
             if func is not None:
                 return await self.run_registered(func, argv, fds, env)
         if data.startswith(b"#!"):
-            first = data.split(b"\n", 1)[0][2:].strip().split()
+            line = data.split(b"\n", 1)[0][2:].strip()
+            first = line.split()
             interp = first[0].rsplit(b"/", 1)[-1] if first else b""
-            if interp == b"env" and len(first) > 1:
-                interp = first[1].rsplit(b"/", 1)[-1]
+            # The kernel's rule: the interpreter, its one optional argument, the script path.
+            extra = [decode(line[len(first[0]):].strip())] if len(first) > 1 else []
+            if interp == b"env":
+                words = [w for w in first[1:] if not w.startswith(b"-")]  # env -S splits
+                interp = words[0].rsplit(b"/", 1)[-1] if words else b""
+                extra = [decode(w) for w in words[1:]]
             if interp not in (b"bash", b"sh", b"pysh", b"dash", b"ksh", b"zsh"):
+                # Another interpreter that is a registered command (python3, awk -f, ...).
+                name = decode(interp)
+                func = self.session.registry.get(name) if name and "/" not in name else None
+                if func is not None:
+                    script = argv[0] if "/" in argv[0] else path
+                    return await self.run_registered(func, [name, *extra, script, *argv[1:]],
+                                                     fds, env)
                 await self._diag_fds(fds, f"{argv[0]}: cannot execute: {decode(first[0]) if first else ''}: not a shell script pysh can run")
                 return 126
         child = self.new_shell(fds, env, argv0=argv[0], args=argv[1:])

@@ -188,6 +188,15 @@ class Runtime:
                                access_caller=True)
         return linker.instantiate_pre(self.module)
 
+    def close(self) -> None:
+        """Release the wasmtime objects now (at exit, their finalizers would run after
+        wasmtime's own module globals are gone and print errors)."""
+        for obj in (self.pre, self.module, self.engine):
+            try:
+                obj.close()
+            except Exception:  # noqa: BLE001 - best effort at exit
+                pass
+
     # -- the working directory ---------------------------------------------------------
     def _cwd_slot(self) -> int | None:
         """The address of wasi-libc's ``__wasilibc_cwd`` in this binary, or None.
@@ -456,5 +465,8 @@ def get_runtime() -> Runtime:
         return rt
     with _runtime_lock:
         if _runtime is None:
+            import atexit
+
             _runtime = Runtime(find_binary())
+            atexit.register(_runtime.close)
         return _runtime

@@ -356,13 +356,18 @@ class Guest:
         self._vector(caller, self.environ, env_ptr, buf_ptr)
 
     def _vector(self, caller, items, ptrs, buf) -> int:
+        """Write the strings ``items`` at ``buf`` and their addresses at ``ptrs`` (two copies:
+        wasi-vfs asks for the environment on every path lookup)."""
         mv = self.mem(caller)
         buf &= _U32
-        for i, item in enumerate(items):
-            self._put_u32(mv, ptrs + 4 * i, buf)
-            self._span(mv, buf, len(item))[:] = item
-            buf += len(item)
-        return buf
+        addrs, pos = [], buf
+        for item in items:
+            addrs.append(pos)
+            pos += len(item)
+        self._span(mv, buf, pos - buf)[:] = b"".join(items)
+        table = self._span(mv, ptrs, 4 * len(items))
+        struct.pack_into(f"<{len(items)}I", table, 0, *addrs)
+        return pos
 
     def clock_res_get(self, caller, clock_id, res_ptr):
         self._put_u64(self.mem(caller), res_ptr, 1000)

@@ -57,3 +57,14 @@ def test_memory_limit_is_a_memory_error(tmp_path):
         assert r.exit_code == 1
         assert r.stderr.rstrip().endswith("MemoryError")
         assert s.run("python3 -c 'x = bytearray(10 * 1024 * 1024); print(len(x))'").stdout == "10485760\n"
+
+
+def test_deep_c_recursion_is_a_clean_error(sb):
+    # A documented limit of the WASI build: its C stack holds ~60 levels of Python -> C ->
+    # Python recursion. Past it the guest traps; the shell says so in one line.
+    r = sb.run("python3 -c '\nfrom functools import lru_cache\n@lru_cache(None)\n"
+               "def f(n): return n if n < 2 else f(n - 1) + f(n - 2)\nprint(f(500))'; echo $?")
+    assert r.stdout == "1\n"
+    assert r.stderr == ("python3: fatal error: the interpreter's C stack overflowed "
+                        "(deep recursion through C code)\n")
+    assert sb.run("python3 -c 'print(2)'").stdout == "2\n"
