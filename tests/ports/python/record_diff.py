@@ -13,7 +13,6 @@ import json
 import os
 import pathlib
 import subprocess
-import sys
 import tempfile
 
 from tests.golden.framework import ORACLE_ENV
