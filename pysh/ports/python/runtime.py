@@ -134,6 +134,7 @@ class Runtime:
         cfg = wasmtime.Config()
         cfg.epoch_interruption = True
         self.config_tag = "epoch"
+        self.wasmtime_version = _wasmtime_version()
         self.engine = wasmtime.Engine(cfg)
         self.cache = cache if cache is not None else cache_dir()
         self.compiled = False  # True when this process had to compile (no usable cache)
@@ -145,12 +146,7 @@ class Runtime:
 
     # -- the compiled-module cache ---------------------------------------------
     def cache_paths(self) -> tuple[Path, Path]:
-        from importlib.metadata import version
-
-        try:
-            wt = version("wasmtime")
-        except Exception:  # noqa: BLE001 - an unknown version only costs a recompile
-            wt = "unknown"
+        wt = self.wasmtime_version
         stem = f"python-{self.binary.sha256[:32]}-wasmtime{wt}-{self.config_tag}-v{CACHE_FORMAT}"
         return self.cache / f"{stem}.cwasm", self.cache / f"{stem}.sha256"
 
@@ -162,7 +158,7 @@ class Runtime:
             data = code_path.read_bytes()
         except OSError:
             expected, data = "", b""
-        if data and hashlib.sha256(data).hexdigest() == expected:
+        if data and self._seal(data) == expected:
             try:
                 return wasmtime.Module.deserialize(self.engine, data)
             except Exception:  # noqa: BLE001 - a stale file (another engine): rebuild it
@@ -172,8 +168,16 @@ class Runtime:
         blob = bytes(module.serialize())
         # The code first, then its sum: a reader never sees a sum for other bytes.
         if _write_atomic(code_path, blob):
-            _write_atomic(sum_path, hashlib.sha256(blob).hexdigest().encode())
+            _write_atomic(sum_path, self._seal(blob).encode())
         return module
+
+    def _seal(self, blob: bytes) -> str:
+        """The sum written beside a cache file: its bytes, bound to the binary and engine they
+        were compiled for (so a file from another binary or wasmtime never verifies)."""
+        h = hashlib.sha256()
+        h.update(f"{self.binary.sha256}\0{self.wasmtime_version}\0{self.config_tag}\0".encode())
+        h.update(blob)
+        return h.hexdigest()
 
     # -- linking -------------------------------------------------------------------
     def _link(self):
@@ -228,7 +232,10 @@ class Runtime:
         snaps: list[bytes] = []
         guest = Guest(_ProbeShell(marker), ["python3", "-S", "-I", "-c",
                                             f"import os as o; o.chdir({marker!r})"], {})
-        self.run(guest, None, snapshot=lambda store, mem: snaps.append(bytes(mem.read(store))))
+        try:
+            self.run(guest, None, snapshot=lambda store, mem: snaps.append(bytes(mem.read(store))))
+        except Exception:  # noqa: BLE001 - a binary that cannot run the probe: no cwd slot
+            return None
         if guest.exit_code not in (None, 0) or len(snaps) != 2:
             return None
         fresh, done = snaps
@@ -337,6 +344,15 @@ class _ProbeFS:
         from pysh.shellkit import FileSystemError
 
         raise FileSystemError(errno.ENOENT, str(path))
+
+
+def _wasmtime_version() -> str:
+    from importlib.metadata import version
+
+    try:
+        return version("wasmtime")
+    except Exception:  # noqa: BLE001 - an unknown version only costs recompiles
+        return "unknown"
 
 
 def _guest_version(module, binary: Binary) -> str:
