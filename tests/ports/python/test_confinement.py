@@ -200,3 +200,19 @@ def test_memory_bomb(tree):
     r = clean(run_hostile(tree.ws, script, limits={"timeout": 30.0, "python_memory": 256 << 20}))
     assert r["stdout"] == "after=1\n"
     assert r["stderr"].rstrip().endswith("MemoryError")
+
+
+def test_fifo_never_blocks(tree):
+    os.mkfifo(os.path.join(tree.ws, "fifo"))
+    script = r"""python3 - <<'EOF'
+for mode in ("r", "w"):
+    try:
+        open("fifo", mode)
+        print(mode, "OK")
+    except OSError as e:
+        print(mode, type(e).__name__)
+EOF"""
+    r = clean(run_hostile(tree.ws, script, kill_after=30))
+    assert r["status"] == 0, r["stderr"]
+    for line in r["stdout"].splitlines():
+        assert not line.endswith("OK"), line
