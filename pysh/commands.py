@@ -156,8 +156,6 @@ PYTHON: dict[str, str] = {
     "python3": "pysh.ports.python:main",
     "python": "pysh.ports.python:main",
     "python3.12": "pysh.ports.python:main",
-    "pip": "pysh.ports.python:pip_main",
-    "pip3": "pysh.ports.python:pip_main",
 }
 
 

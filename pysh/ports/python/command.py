@@ -1,4 +1,4 @@
-"""The ``python3`` command (also ``python``, ``python3.12``) and the ``pip`` refusal.
+"""The ``python3`` command (also ``python``, ``python3.12``).
 
 CPython parses its own options; this module only looks for ``-m MODULE`` to
 refuse what cannot work in a sandbox (installs, servers), then runs the guest
@@ -16,9 +16,8 @@ from pysh.shellkit import Shell
 
 _NO_INSTALLS = ("no network and no installs here; python3 has CPython 3.12's standard library "
                 "(json, csv, re, sqlite3, pathlib, argparse, unittest, ...) and nothing else")
-_REFUSED = {
+_REFUSED = {  # (a bare ``pip`` is not found, with a hint: pysh.shellkit.hints)
     "pip": f"pip is not available: {_NO_INSTALLS}",
-    "pip3": f"pip is not available: {_NO_INSTALLS}",
     "ensurepip": f"ensurepip is not available: {_NO_INSTALLS}",
     "venv": f"venv is not available: {_NO_INSTALLS}",
     "virtualenv": f"virtualenv is not available: {_NO_INSTALLS}",
@@ -67,12 +66,6 @@ async def main(shell: Shell, argv: list[str]) -> int:
         return 127
     guest = Guest(shell, [prog, *argv[1:]], shell.env, cwd=shell.cwd, cwd_slot=rt.cwd_slot)
     return await _run(shell, rt, guest)
-
-
-async def pip_main(shell: Shell, argv: list[str]) -> int:
-    prog = argv[0].rsplit("/", 1)[-1] or "pip"
-    await shell.error(prog, _REFUSED.get(prog, _REFUSED["pip"]))
-    return 1
 
 
 async def _run(shell: Shell, rt, guest) -> int:

@@ -27,7 +27,8 @@ def clean(r: dict) -> dict:
     return r
 
 
-PROBE_OUTSIDE = r"""python3 - <<'EOF'
+PROBE_OUTSIDE = r"""export ROOT_LISTING="[$(ls -A / | sed 's/.*/"&"/' | paste -sd, -)]"
+python3 - <<'EOF'
 import os
 def show(what, fn):
     try:
@@ -40,6 +41,8 @@ show("passwd-exists", lambda: os.path.exists("/etc/passwd"))
 show("dotdot", lambda: open("../../../../etc/passwd").read())
 show("dotdot-list", lambda: sorted(os.listdir("/batch/../../..")))
 show("root", lambda: sorted(os.listdir("/")))
+print("shell-root OK", sorted(n for n in os.listdir("/") if not n.startswith(".")) == sorted(
+    __import__("json").loads(os.environ["ROOT_LISTING"])))
 show("proc", lambda: os.listdir("/proc/self"))
 for name in ("out_rel", "out_abs", "out_file", "etc", "chain_a", "proc_root", "proc_cwd",
              "dir/deep_out", "dangling_out"):
@@ -69,7 +72,10 @@ def test_no_way_out_through_paths_and_links(tree):
     assert out["passwd"] == "FileNotFoundError"
     assert out["passwd-exists"] == "OK False"
     assert out["dotdot"] == "FileNotFoundError"
-    assert out["dotdot-list"] == out["root"] == "OK ['batch', 'bin', 'dev', 'tmp', 'usr']"
+    # the guest's / is the shell's: the mount points and synthetic directories, nothing else
+    assert out["dotdot-list"] == out["root"]
+    assert out["shell-root"] == "OK True"
+    assert "'batch'" in out["root"] and "'etc'" not in out["root"] and "'proc'" not in out["root"]
     assert out["proc"] == "FileNotFoundError"
     for name in ("out_rel", "out_abs", "out_file", "etc", "chain_a", "proc_root", "proc_cwd",
                  "dir/deep_out", "dangling_out"):
