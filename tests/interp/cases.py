@@ -370,4 +370,8 @@ select z in only; do echo "z=$z REPLY=$REPLY"; done; echo "eof $?"
 c=$'a\r'; [[ $c =~ a$ ]] || echo "cr stays"; [[ $c =~ a.$ ]] && echo "cr is a char"
 expr "$x" : 'a.b'; expr "$(printf 'ab\ncd')" : '\(.*\)'
 """),
+    case("proc-subst-file-tests", r"""[ -p <(true) ] && echo p; [[ -p <(true) ]] && echo p2
+echo x | { [ -p /dev/fd/0 ] && echo "stdin pipe"; }; [ -p >(cat) ] && echo wp; [ -f <(true) ] || echo "not regular"
+[ -e <(true) ] && echo exists; [ -r <(true) ] && echo readable
+"""),
 ]

@@ -137,35 +137,16 @@ class GawkMixin:
                 self.warn_at(line, f"gensub: third argument `{hs}' treated as 1")
                 n = 1.0
             which = int(n)
-        out, pos, p, count, n = [], 0, 0, 0, len(target)
-        last_end = -1
-        search = rx.extent
-        while p <= n:
-            m = search(target, p)
-            if m is None:
-                break
-            st, en = m.start(), m.end()
-            if st == en and st == last_end:
-                if st >= n:
-                    break
-                p = st + 1
-                continue
-            count += 1
-            last_end = en
+        from pysh.builtins.awk.runtime import awk_matches
+
+        out, pos = [], 0
+        for count, m in enumerate(awk_matches(rx, target, self.budget), 1):
             if which == 0 or count == which:
-                out.append(target[pos:st])
+                out.append(target[pos:m.start()])
                 out.append(_expand_gensub(repl, m))
-                pos = en
+                pos = m.end()
                 if which:
                     break
-            if st == en:
-                if st >= n:
-                    break
-                p = st + 1
-            else:
-                p = en
-            if count & 1023 == 0:
-                self.budget.check()
         out.append(target[pos:])
         return self.check_str("".join(out))
 

@@ -178,6 +178,7 @@ class Lexer:
                 j += 1
             word = src[start + 1:j]
             what = f"@{word}" if word in ("include", "load", "namespace", "nsinclude") \
+                else "typed regexp constants (@/re/)" if src.startswith("/", start + 1) \
                 else "indirect function calls (@name())"
             self.error(f"{what} is not supported by pysh's awk", col=start - self.line_start)
         if c == '"':

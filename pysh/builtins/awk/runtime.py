@@ -1144,40 +1144,16 @@ class Runtime(GawkMixin):
         out = []
         pos = 0
         count = 0
-        n = len(target)
-        p = 0
-        last_end = -1
-        search = rx.extent
-        while p <= n:
-            m = search(target, p)
-            if m is None:
-                break
+        for m in awk_matches(rx, target, self.budget):
             st, en = m.start(), m.end()
-            if st == en and st == last_end:
-                # an empty match right after the previous match does not count
-                if st >= n:
-                    break
-                p = st + 1
-                continue
             out.append(target[pos:st])
             matched = target[st:en]
             for piece in parts:
                 out.append(matched if piece is None else piece)
             count += 1
             pos = en
-            last_end = en
             if not global_:
                 break
-            if st == en:
-                if st >= n:
-                    break
-                out.append(target[st])
-                pos = st + 1
-                p = st + 1
-            else:
-                p = en
-            if count & 1023 == 0:
-                self.budget.check()
         if count == 0:
             return 0.0, None
         out.append(target[pos:])
@@ -1199,6 +1175,37 @@ class Runtime(GawkMixin):
 
     def rand(self) -> float:
         return self.random.rand()
+
+
+def awk_matches(rx, target: str, budget):
+    """The matches sub, gsub and gensub replace: leftmost-longest from left to right, where
+    an empty match right after the previous match does not count."""
+    n = len(target)
+    p = 0
+    last_end = -1
+    count = 0
+    search = rx.extent
+    while p <= n:
+        m = search(target, p)
+        if m is None:
+            return
+        st, en = m.start(), m.end()
+        if st == en and st == last_end:
+            if st >= n:
+                return
+            p = st + 1
+            continue
+        yield m
+        last_end = en
+        count += 1
+        if st == en:
+            if st >= n:
+                return
+            p = st + 1
+        else:
+            p = en
+        if count & 1023 == 0:
+            budget.check()
 
 
 def _trunc_int(v: float) -> int:

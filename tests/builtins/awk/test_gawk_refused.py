@@ -10,6 +10,7 @@ from tests.harness import run_cmd, sandbox
     ('@load "ordchr"\nBEGIN { print 1 }', "@load is not supported"),
     ('@namespace "x"\nBEGIN { print 1 }', "@namespace is not supported"),
     ('function f(x) { return x } BEGIN { g = "f"; print @g(1) }', "indirect function calls"),
+    ("BEGIN { x = @/ab/; print x }", "typed regexp constants (@/re/) is not supported"),
     ('BEGIN { FPAT = "[^,]*" } { print $2 }', "`FPAT' (a gawk extension) is not supported"),
     ('BEGIN { FIELDWIDTHS = "2 3" } { print $2 }', "`FIELDWIDTHS' (a gawk extension)"),
     ("{ print RT }", "`RT' (a gawk extension)"),
