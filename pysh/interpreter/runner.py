@@ -70,6 +70,8 @@ from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
 from pysh.shellkit.hints import hint_for
 
+_now = time.monotonic  # the fairness check at every command and loop round (Budget.pause)
+
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
 SHELL_PID = 4242  # the virtual pid of the top-level shell
@@ -991,6 +993,8 @@ class Interp(Expander):
     async def exec_simple(self, node: A.Simple) -> int:
         self.lineno = node.line
         self.budget.count_command()
+        if _now() >= self.budget.yield_at:
+            await self.budget.pause()
         if "DEBUG" in self.traps and not self.in_trap:
             await self.run_trap("DEBUG")
         self.cmdsub_status = None
@@ -1905,6 +1909,8 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 self.errexit_suppressed += 1
                 try:
                     cond = await self.run_list(node.cond)
@@ -1944,6 +1950,8 @@ class Interp(Expander):
         try:
             for item in items:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 if "xtrace" in self.opts:  # bash: the loop's head, unexpanded, each time round
                     if head is None:
                         head = _loop_head("for", node)
@@ -1982,6 +1990,8 @@ class Interp(Expander):
         show_menu = True  # bash shows the menu first and again after an empty reply only
         while True:
             self.budget.count_iteration()
+            if _now() >= self.budget.yield_at:
+                await self.budget.pause()
             if show_menu:
                 await self.err("".join(f"{i}) {it}\n" for i, it in enumerate(items, 1)))
                 show_menu = False
@@ -2017,6 +2027,8 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 self.lineno = node.line
                 if node.cond is not None and await self.eval_arith_expr(node.cond, trace) == 0:
                     break
