@@ -293,13 +293,15 @@ def _run_batch(o: Options, ex) -> int:
         interp = make_interp(session, fds=fds, argv0=argv0, args=args)
         interp.opts |= o.set_on
         interp.opts -= o.set_off
-        interp.interactive = o.interactive
+        if o.interactive:
+            interp.become_interactive()
 
         async def body(it):
             from pysh.interpreter.syntax import CommandReader
 
             if o.command is not None:
                 it.invocation = "c"
+                it.assign("BASH_EXECUTION_STRING", o.command)
                 return await _run_text(it, o.command, lambda n: f"{argv0}: -c: line {n}")
             if source is not None:
                 it.script_path = argv0
@@ -307,7 +309,7 @@ def _run_batch(o: Options, ex) -> int:
             it.invocation = "stdin"
             reader = CommandReader(lambda: stdin.readline_blocking().decode("utf-8", "surrogateescape"),
                                    aliases=it.alias_table,
-                                   name=argv0, extglob=lambda: True)
+                                   name=argv0, extglob=it.extglob_on)
             return await it.run_reader(reader, error_prefix=lambda n: argv0)
 
         try:
@@ -321,7 +323,7 @@ def _run_batch(o: Options, ex) -> int:
 async def _run_text(interp, text: str, error_prefix) -> int:
     from pysh.interpreter.syntax import CommandReader
 
-    reader = CommandReader(text, name=interp.argv0, extglob=lambda: True,
+    reader = CommandReader(text, name=interp.argv0, extglob=interp.extglob_on,
                            aliases=interp.alias_table)
     return await interp.run_reader(reader, error_prefix=error_prefix)
 
