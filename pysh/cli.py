@@ -212,7 +212,9 @@ def load_command_module(registry, module: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in ("--version", "-V"):
-        print(f"pysh {__version__}")
+        from pysh.shellkit import landlock
+
+        print(f"pysh {__version__}\n{landlock.describe()}")
         return 0
     if args and args[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
@@ -268,8 +270,6 @@ def _script_name(path: str, ex) -> str:
 
 
 def _run_batch(o: Options, ex) -> int:
-    import anyio
-
     from pysh.interpreter.toplevel import make_interp, make_session, run_main
     from pysh.shellkit import FdInput, FdOutput, MountError
 
@@ -313,7 +313,9 @@ def _run_batch(o: Options, ex) -> int:
             return await it.run_reader(reader, error_prefix=lambda n: argv0)
 
         try:
-            return anyio.run(run_main, interp, body)
+            # the script runs on the instance's worker thread (restricted by the kernel floor
+            # where Linux has Landlock); this thread waits, takes the signals, cleans up
+            return ex.call(run_main, interp, body, interrupt=interp.budget.interrupt)
         except KeyboardInterrupt:
             return 130
     finally:
