@@ -10,6 +10,8 @@ host call or epoch tick before this command returns.
 
 from __future__ import annotations
 
+import threading
+
 import anyio
 
 from pysh.shellkit import Shell
@@ -60,12 +62,41 @@ async def main(shell: Shell, argv: list[str]) -> int:
         await shell.error(prog, f"-m {module}: {_REFUSED[module]}")
         return 1
     try:
-        rt = await anyio.to_thread.run_sync(get_runtime)
+        rt = await _runtime(get_runtime)
     except RuntimeUnavailable as e:
         await shell.error(prog, str(e))
         return 127
     guest = Guest(shell, [prog, *argv[1:]], shell.env, cwd=shell.cwd, cwd_slot=rt.cwd_slot)
     return await _run(shell, rt, guest)
+
+
+async def _runtime(get_runtime):
+    """The process's runtime. Loading it reads (and the first time writes) the compiled
+    module in the user's cache directory, which a sandbox's kernel-restricted worker thread
+    may not touch: there it is loaded on pysh's unrestricted service thread."""
+    from pysh.ports.python import runtime
+    from pysh.shellkit import landlock, worker
+
+    if runtime._runtime is not None:
+        return runtime._runtime
+    if worker.current() is None and not landlock.thread_is_restricted():
+        return await anyio.to_thread.run_sync(get_runtime)
+    done = threading.Event()
+    box: dict = {}
+
+    def job() -> None:
+        try:
+            box["rt"] = get_runtime()
+        except BaseException as e:  # noqa: BLE001 - handed back to the caller below
+            box["error"] = e
+        finally:
+            done.set()
+
+    worker.unrestricted(job)
+    await anyio.to_thread.run_sync(done.wait, abandon_on_cancel=True)
+    if "error" in box:
+        raise box["error"]
+    return box["rt"]
 
 
 async def _run(shell: Shell, rt, guest) -> int:
