@@ -393,7 +393,9 @@ class _Reaper:
 
 
 def unrestricted(fn, *args) -> None:
-    """Run ``fn(*args)`` now, or, on a worker thread, soon on an unrestricted one."""
+    """Run ``fn(*args)`` now, or, on a worker thread, soon on an unrestricted one. Only for
+    host work the script does not steer (clean-up, loading a runtime from the host
+    user's cache): whatever runs there is outside the kernel floor."""
     if (current() is None and not landlock.thread_is_restricted()) or _Reaper._thread is None:
         fn(*args)
     else:
