@@ -24,7 +24,7 @@ CASES: dict[str, tuple[Case, int | None, str | None]] = {
     "subst-stars": (Case(A3000 + "y=${x//*a*a*a*a*b/}; echo ${#y}"), 0, "3000\n"),
     "trim-stars": (Case(A3000 + "y=${x##*a*a*a*a*b}; z=${x%%*a*a*a*a*b}; echo ${#y} ${#z}"),
                    0, "3000 3000\n"),
-    "case-extglob": (Case("shopt -s extglob; " + A40
+    "case-extglob": (Case("shopt -s extglob\n" + A40
                           + "case $x in *(a|a)b) echo m;; *) echo no;; esac"), 0, "no\n"),
     "cond-extglob": (Case(A40 + "[[ $x == *(a|a)b ]]; echo $?"), 0, "1\n"),
     "cond-extglob-3000": (Case(A3000 + "[[ $x == +(a|aa)b ]]; echo $?; "
