@@ -162,6 +162,13 @@ GIT: dict[str, str] = {
     "git": "pysh.ports.git:main",
 }
 
+# -- python3: CPython on WebAssembly, files through door A (pysh.ports.python) ---------
+PYTHON: dict[str, str] = {
+    "python3": "pysh.ports.python:main",
+    "python": "pysh.ports.python:main",
+    "python3.12": "pysh.ports.python:main",
+}
+
 
 # -- the shells themselves (run by the interpreter; listed so PATH lookups find them) ----
 SHELLS: dict[str, str] = {
@@ -175,7 +182,7 @@ SHELLS: dict[str, str] = {
 
 def default_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, SHELLS):
+    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, PYTHON, SHELLS):
         table.update(block)
     return table
 
