@@ -179,4 +179,8 @@ async def command(shell, argv: list[str]) -> int:
     if shell.executor is None:
         await shell.error(argv[0], "no interpreter to run a shell")
         return 127
+    if "/" in argv[0]:
+        # a path to the shell (/bin/sh -c ...): the builtin runs it with $0 as named; run
+        # by its path, it would come back here
+        return await shell.executor.run_argv(shell, argv, builtin="bash")
     return await shell.executor.run_argv(shell, argv)
