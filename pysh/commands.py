@@ -80,6 +80,7 @@ TEXT: dict[str, str] = {
     "expand": "pysh.builtins.expand:expand_main",
     "unexpand": "pysh.builtins.expand:unexpand_main",
     "factor": "pysh.builtins.factor:main",
+    "csplit": "pysh.builtins.csplit:main",
     "fmt": "pysh.builtins.fmt:main",
     "numfmt": "pysh.builtins.numfmt:main",
     "tsort": "pysh.builtins.tsort:main",
