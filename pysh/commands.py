@@ -56,6 +56,7 @@ FILES: dict[str, str] = {
     "sync": "pysh.builtins.simplefs:sync_main",
     "chown": "pysh.builtins.chown:chown_main",
     "chgrp": "pysh.builtins.chown:chgrp_main",
+    "install": "pysh.builtins.install:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
