@@ -57,6 +57,15 @@ FILES: dict[str, str] = {
     "chown": "pysh.builtins.chown:chown_main",
     "chgrp": "pysh.builtins.chown:chgrp_main",
     "install": "pysh.builtins.install:main",
+    "xz": "pysh.builtins.compress:xz_main",
+    "unxz": "pysh.builtins.compress:xz_main",
+    "xzcat": "pysh.builtins.compress:xz_main",
+    "lzma": "pysh.builtins.compress:xz_main",
+    "unlzma": "pysh.builtins.compress:xz_main",
+    "lzcat": "pysh.builtins.compress:xz_main",
+    "bzip2": "pysh.builtins.compress:bzip2_main",
+    "bunzip2": "pysh.builtins.compress:bzip2_main",
+    "bzcat": "pysh.builtins.compress:bzip2_main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
