@@ -371,6 +371,8 @@ class Sandbox:
       Commands advertised in the ``pysh.commands`` entry-point group are
       loaded too unless ``entry_points=False``.
     * ``read_only``: mount the workspace read-only.
+    * ``allow_home``: allow the invoking user's home directory (or an ancestor of
+      it) as a mount source; refused by default, since keys and tokens live there.
 
     Every sandbox has its own ``/tmp`` (a fresh ``swiftbash-<UUID>`` host
     directory), removed on :meth:`close`, at the end of a ``with`` block, or
@@ -388,6 +390,7 @@ class Sandbox:
         *,
         read_only: bool = False,
         entry_points: bool = True,
+        allow_home: bool = False,
     ):
         from pysh.commands import default_registry
         from pysh.interpreter import ExecCommand
@@ -405,7 +408,8 @@ class Sandbox:
             _check_command(func)
             registry.register(name, func)
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
-                         env=dict(env or {}), limits=limits or Limits(), registry=registry)
+                         env=dict(env or {}), limits=limits or Limits(), registry=registry,
+                         allow_home=allow_home)
         self._setup(ex)
 
     @classmethod

@@ -65,11 +65,13 @@ class ExecCommand:
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
         registry: CommandRegistry | None = None,
+        allow_home: bool = False,
     ):
         self.workspace_dir = None if workspace_dir is None else os.fspath(workspace_dir)
         self.workspace = workspace
         self.extra_mounts = tuple(mounts)
         self.read_only = read_only
+        self.allow_home = allow_home  # the user's home (or an ancestor) may be a mount source
         self.env_overrides = dict(env or {})
         self.limits = limits or Limits()
         self.registry = registry if registry is not None else CommandRegistry()
@@ -95,7 +97,7 @@ class ExecCommand:
                 ws_host = ephemeral
             mounts = [Mount(self.workspace, ws_host, self.read_only), Mount("/tmp", temp_dir),
                       *self.extra_mounts]
-            table = MountTable(mounts)
+            table = MountTable(mounts, allow_home=self.allow_home)
         except BaseException:
             _cleanup(table, temp_dir, ephemeral)
             raise
