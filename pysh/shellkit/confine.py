@@ -193,6 +193,7 @@ class Confinement:
         self.table = table
         self._command_names = command_names or (lambda: ())
         self._display_re: re.Pattern[str] | None = None
+        self._byte_fold: tuple | None = None
 
     # ------------------------------------------------------------------ names
     def command_names(self) -> set[str]:
@@ -477,6 +478,37 @@ class Confinement:
             if self._display_re is None:
                 return text
         return self._display_re.sub(lambda mo: self._display_map[mo.group(0)], text)
+
+    def fold_bytes(self, data: bytes, final: bool = True) -> tuple[bytes, bytes]:
+        """:meth:`display` for a byte stream written in pieces: ``(folded, held)``.
+
+        Unless ``final``, a tail that may be the start of a host root (or a whole
+        root whose next byte decides whether it is one) is held back: the caller
+        passes it in front of the next piece, so a root split across two writes is
+        folded all the same.
+        """
+        f = self._byte_fold
+        if f is None:
+            roots = [(os.fsencode(r), os.fsencode(m.virtual)) for r, m in self.table.host_roots()]
+            alts = b"|".join(re.escape(r) for r, _ in roots)
+            f = self._byte_fold = (
+                [r for r, _ in roots], max((len(r) for r, _ in roots), default=0),
+                re.compile(b"(?:" + alts + b")(?![A-Za-z0-9._-])") if roots else None, dict(roots))
+        roots, longest, pattern, virtual = f
+        if pattern is None:
+            return data, b""
+        held = b""
+        if not final:
+            i = data.find(b"/", max(0, len(data) - longest))
+            while i >= 0:
+                tail = data[i:]
+                if any(r.startswith(tail) for r in roots):
+                    data, held = data[:i], bytes(tail)
+                    break
+                i = data.find(b"/", i + 1)
+        if any(r in data for r in roots):
+            data = pattern.sub(lambda mo: virtual[mo.group(0)], data)
+        return data, held
 
     # -------------------------------------------------------------- helpers
     @staticmethod
