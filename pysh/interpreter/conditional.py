@@ -172,7 +172,8 @@ async def eval_cond(interp, node, invert: bool = False) -> bool:
         if op in ("==", "=", "!=", "=~"):
             parts = node.right.parts
             if not trace and op != "=~" and len(parts) == 1 and type(parts[0]) is A.Lit:
-                m = pat.match(parts[0].text, left, nocase="nocasematch" in interp.shopts)
+                m = pat.match(parts[0].text, left, nocase="nocasematch" in interp.shopts,
+                              budget=interp.budget)
                 return m if op != "!=" else not m
             segs = await interp.expand_parts(parts, False, assign=True)
             if trace:  # bash shows the quoted characters of a pattern backslashed
@@ -184,7 +185,7 @@ async def eval_cond(interp, node, invert: bool = False) -> bool:
                 return await _regex_match(interp, left, segs)
             p = "".join(" " if sg is BREAK else pat.escape(sg[0]) if sg[1] == QUOTED else sg[0]
                         for sg in segs)
-            m = pat.match(p, left, nocase="nocasematch" in interp.shopts)
+            m = pat.match(p, left, nocase="nocasematch" in interp.shopts, budget=interp.budget)
             return m if op != "!=" else not m
         right = await interp.expand_word(node.right)
         if trace:

@@ -563,9 +563,9 @@ class Expander:
             pattern = await self.expand_pattern(p.arg)
             nocase = False
             if op[0] == "#":
-                items = [pat.strip_prefix(s, pattern, op == "##", nocase) for s in items]
+                items = [pat.strip_prefix(s, pattern, op == "##", nocase, self.budget) for s in items]
             else:
-                items = [pat.strip_suffix(s, pattern, op == "%%", nocase) for s in items]
+                items = [pat.strip_suffix(s, pattern, op == "%%", nocase, self.budget) for s in items]
         elif op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg)
             rep = await self._replacement(p.arg2)
@@ -710,10 +710,10 @@ class Expander:
         # bash tries only matches of the length the pattern seems to have
         fixed = pat.match_length(pattern) if pattern else -1
         if op == "/#":
-            m = pat.find_match(s, pattern, 0, "#", fixed=fixed)
+            m = pat.find_match(s, pattern, 0, "#", fixed=fixed, budget=self.budget)
             return s if m is None else render(s[m[0]:m[1]]) + s[m[1]:]
         if op == "/%":
-            m = pat.find_match(s, pattern, 0, "%", fixed=fixed)
+            m = pat.find_match(s, pattern, 0, "%", fixed=fixed, budget=self.budget)
             return s if m is None else s[:m[0]] + render(s[m[0]:m[1]])
         if pattern == "":
             return s
@@ -721,7 +721,8 @@ class Expander:
         i = 0
         n = len(s)
         while i <= n:
-            m = pat.find_match(s, pattern, i, fixed=fixed)
+            self.budget.check()  # one match per round: a long subject makes many rounds
+            m = pat.find_match(s, pattern, i, fixed=fixed, budget=self.budget)
             if m is None:
                 break
             a, b = m

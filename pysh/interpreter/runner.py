@@ -941,7 +941,7 @@ class Interp(Expander):
 
     def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool) -> list[str]:
         return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar,
-                            skipdots="globskipdots" in self.shopts)
+                            skipdots="globskipdots" in self.shopts, budget=self.budget)
 
     def shell_for_command(self, fds: dict | None = None, env: dict | None = None) -> Shell:
         return self.session.root.child(fds=fds if fds is not None else self.fds,
@@ -2005,7 +2005,8 @@ class Interp(Expander):
             matched = fall
             if not matched:
                 for p in item.patterns:
-                    if pat.match(await self.expand_pattern(p), word, nocase=nocase):
+                    if pat.match(await self.expand_pattern(p), word, nocase=nocase,
+                                 budget=self.budget):
                         matched = True
                         break
             if matched:
