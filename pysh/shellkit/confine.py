@@ -31,7 +31,6 @@ empty, as on a fresh system: ``command -v cat`` says ``/usr/bin/cat``).
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import posixpath
 import re
@@ -68,7 +67,7 @@ COMMAND_MARKER = b"#!/usr/bin/env pysh-command\n"
 
 _O_WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _LEAF_FLAGS = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK
-_SETFL_KEEP = os.O_APPEND | getattr(os, "O_DIRECT", 0) | getattr(os, "O_NOATIME", 0)
+_S_IFMT, _S_IFREG, _S_IFDIR = 0o170000, _stat.S_IFREG, _stat.S_IFDIR
 _DIR_FLAGS = os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
 
 
@@ -1074,13 +1073,13 @@ def open_leaf(name: str, flags: int, mode: int, dir_fd: int, vpath: str) -> int:
         if flags & os.O_PATH:
             return fd
         st = os.fstat(fd)
-        kind = _stat.S_IFMT(st.st_mode)
-        if kind != _stat.S_IFREG and kind != _stat.S_IFDIR:
+        kind = st.st_mode & _S_IFMT
+        if kind != _S_IFREG and kind != _S_IFDIR:
             raise _err(errno.ENXIO, vpath)
-        if write and st.st_nlink > 1 and kind == _stat.S_IFREG:
+        if write and st.st_nlink > 1 and kind == _S_IFREG:
             raise _err(errno.EPERM, vpath)
         if not flags & os.O_NONBLOCK:
-            fcntl.fcntl(fd, fcntl.F_SETFL, flags & _SETFL_KEEP)
+            os.set_blocking(fd, True)
         if write and flags & os.O_TRUNC and st.st_size:
             os.ftruncate(fd, 0)
     except BaseException as e:
