@@ -373,6 +373,9 @@ class Sandbox:
     * ``read_only``: mount the workspace read-only.
     * ``allow_home``: allow the invoking user's home directory (or an ancestor of
       it) as a mount source; refused by default, since keys and tokens live there.
+    * ``home``: a host directory for the sandbox's home, ``/home/user`` ($HOME, ``~``), to
+      keep dotfiles between sessions; ``None`` gives a fresh one removed on close. The
+      workspace stays the starting directory either way.
 
     Every sandbox has its own ``/tmp`` (a fresh ``swiftbash-<UUID>`` host
     directory), removed on :meth:`close`, at the end of a ``with`` block, or
@@ -390,6 +393,7 @@ class Sandbox:
         *,
         read_only: bool = False,
         entry_points: bool = True,
+        home: str | Any | None = None,
         allow_home: bool = False,
     ):
         from pysh.commands import default_registry
@@ -409,7 +413,7 @@ class Sandbox:
             registry.register(name, func)
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
                          env=dict(env or {}), limits=limits or Limits(), registry=registry,
-                         allow_home=allow_home)
+                         home_dir=home, allow_home=allow_home)
         self._setup(ex)
 
     @classmethod
@@ -821,7 +825,7 @@ TOOL_NAME = "bash"
 TOOL_DESCRIPTION = (
     "Run a bash script in a persistent sandboxed shell session and return its output. "
     "The working directory is the workspace (/batch by default); /tmp is private scratch "
-    "space. State (cwd, variables, functions) persists between calls. Common GNU tools "
+    "space; $HOME is /home/user, outside the workspace. State (cwd, variables, functions) persists between calls. Common GNU tools "
     "are available (ls, cat, grep, sed, awk, find, sort, head, tail, wc, diff, jq, rg, "
     "tar, ...) but there is no network and no host program can be run. Output is "
     "stdout, then stderr, then the exit status when it is non-zero."

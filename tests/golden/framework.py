@@ -5,6 +5,8 @@ list of dicts:
 
     name     unique within the group
     argv     the command line, run by pysh as a registered command
+    script   instead of argv: a shell script (``bash -c`` when recording, pysh's interpreter
+             when testing) for pipelines and redirections around the command under test
     stdin    str or bytes (default empty)
     files    workspace contents (see tests.harness.populate)
     env      extra environment variables
