@@ -7,6 +7,11 @@ runs every such command (``register(..., port=True)``) with fds 1 and 2 wrapped
 in a :class:`FoldingOutput`, which folds each mount's host root back to its
 virtual path in whatever is written, also when a root is split across writes.
 Ports keep folding their own messages; this catches what they do not know of.
+
+A port that streams *file data* to stdout (an archive, decompressed content)
+writes it through :func:`raw_output`: folding data would corrupt it (a tar member
+holding a host path would change length), and what it would hide is the file's
+own content, which ``cat`` shows anyway. Its messages still go through the fold.
 """
 
 from __future__ import annotations
@@ -53,6 +58,11 @@ class FoldingOutput(OutputStream):
 
     def isatty(self) -> bool:
         return self.inner.isatty()
+
+
+def raw_output(stream: OutputStream) -> OutputStream:
+    """The stream under the fold, for a port's file-data output (see the module doc)."""
+    return stream.inner if isinstance(stream, FoldingOutput) else stream
 
 
 def folding(func: CommandFunc) -> CommandFunc:

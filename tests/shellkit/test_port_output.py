@@ -102,3 +102,21 @@ def test_no_host_path_on_any_port_error(inst_ports, tree, argv):
     assert tree.base not in r.out + r.err and inst_ports.temp_dir not in r.out + r.err
     assert "Traceback" not in r.err and "internal error" not in r.err
     assert CANARY not in r.out
+
+
+def test_file_data_streamed_by_archive_ports_is_not_folded(inst_ports, tree):
+    """A file that holds its own host path (a venv script's shebang) round-trips through
+    tar and gzip on stdout byte for byte: folding data would break the archive."""
+    import io
+    import tarfile
+
+    data = f"#!{tree.ws}/.venv/bin/python\n".encode() * 3
+    inst_ports.shell.fs.write_bytes("/batch/pip", data)
+    r = run_cmd(inst_ports, ["tar", "-cf", "-", "pip"])
+    with tarfile.open(fileobj=io.BytesIO(r.stdout)) as tf:
+        assert tf.extractfile("pip").read() == data
+    r = run_cmd(inst_ports, ["gzip", "-c", "pip"])
+    inst_ports.shell.fs.write_bytes("/batch/pip.gz", r.stdout)
+    assert run_cmd(inst_ports, ["zcat", "pip.gz"]).stdout == data
+    assert run_cmd(inst_ports, ["tar", "-xOf", "-"], stdin=run_cmd(
+        inst_ports, ["tar", "-cf", "-", "pip"]).stdout).stdout == data
