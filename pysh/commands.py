@@ -156,6 +156,9 @@ GIT: dict[str, str] = {
 SHELLS: dict[str, str] = {
     "bash": "pysh.interpreter.shellcmd:command",
     "sh": "pysh.interpreter.shellcmd:command",
+    # coreutils' test and [ (/usr/bin/test, env test, find -exec test): the builtin does it
+    "test": "pysh.interpreter.shellcmd:command",
+    "[": "pysh.interpreter.shellcmd:command",
 }
 
 

@@ -29,6 +29,10 @@ def record_case(case: dict) -> dict:
             tempfile.TemporaryDirectory(prefix="golden-home-") as h:
         real = os.path.realpath(d)
         home = os.path.realpath(h)
+        if case.get("fixture"):  # a repository tree built by tests/golden/fixtures/build.py
+            from tests.golden.fixtures.build import unpack
+
+            unpack(case["fixture"], real)
         populate(real, case.get("files", {}))
         # the sandbox's home is its own /home/user, not the workspace
         env = dict(ORACLE_ENV, HOME=home, PWD=real)

@@ -28,6 +28,10 @@ def test_golden(case, expected):
             decode_blob(expected["stdout"]), decode_blob(expected["stderr"]), expected["status"])
         return
     with sandbox(case.get("files", {})) as ex:
+        if case.get("fixture"):  # unpacked under the files, as when recording
+            from tests.golden.fixtures.build import unpack
+
+            unpack(case["fixture"], ex.workspace_dir)
         for step in case.get("setup", []):
             if isinstance(step, dict):  # a file the harness writes itself
                 path = "/batch/" + step["write"]
