@@ -170,6 +170,8 @@ def _check_host_root(fd: int, m: Mount, allow_home: bool) -> None:
         name = _fs_name(fd)
         if name in PSEUDO_FS_NAMES:
             kind = name
+        elif name is None and is_under(m.host_real, "/dev") and not is_under(m.host_real, "/dev/shm"):
+            kind = "devtmpfs"  # /proc unreadable: a tmpfs under /dev is taken for /dev itself
     if kind is not None:
         raise MountError(f"refusing to mount a kernel file system ({kind}) at {m.virtual}")
     st = os.fstat(fd)
