@@ -51,6 +51,11 @@ FILES: dict[str, str] = {
     "truncate": "pysh.builtins.truncate:main",
     "dd": "pysh.builtins.dd:main",
     "patch": "pysh.builtins.patch:main",
+    "link": "pysh.builtins.simplefs:link_main",
+    "unlink": "pysh.builtins.simplefs:unlink_main",
+    "sync": "pysh.builtins.simplefs:sync_main",
+    "chown": "pysh.builtins.chown:chown_main",
+    "chgrp": "pysh.builtins.chown:chgrp_main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -72,6 +77,12 @@ TEXT: dict[str, str] = {
     "tr": "pysh.builtins.tr:main",
     "uniq": "pysh.builtins.uniq:main",
     "wc": "pysh.builtins.wc:main",
+    "expand": "pysh.builtins.expand:expand_main",
+    "unexpand": "pysh.builtins.expand:unexpand_main",
+    "factor": "pysh.builtins.factor:main",
+    "fmt": "pysh.builtins.fmt:main",
+    "numfmt": "pysh.builtins.numfmt:main",
+    "tsort": "pysh.builtins.tsort:main",
     "base64": "pysh.builtins.base64_cmd:main",
     "cmp": "pysh.builtins.cmp:main",
     "od": "pysh.builtins.od:main",

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 MAX_SYMLINKS = 40
+PATH_MAX = 4096  # bytes of a path, its NUL included, as Linux counts (ENAMETOOLONG)
 
 # Serialises the operations that create or move symlinks (symlink, link, rename) in
 # this process: the place a link is checked for is then the place it is made in.
@@ -264,6 +265,10 @@ class Confinement:
             raise _err(errno.ENOENT, path)
         if "\0" in path:
             raise _err(errno.ENOENT, path.replace("\0", ""))
+        if len(path) >= PATH_MAX // 4 and len(path.encode("utf-8", "surrogateescape")) >= PATH_MAX:
+            # as the kernel refuses a longer path in one call (the component walk would
+            # take any depth, each call costing the whole depth)
+            raise _err(errno.ENAMETOOLONG, path)
         comps = [c for c in path.split("/") if c]
         if (_openat2_fn is not None or not _openat2_ready) and comps and not path.endswith("/"):
             res = self._resolve_fast(path, comps, follow)
