@@ -56,6 +56,16 @@ FILES: dict[str, str] = {
     "sync": "pysh.builtins.simplefs:sync_main",
     "chown": "pysh.builtins.chown:chown_main",
     "chgrp": "pysh.builtins.chown:chgrp_main",
+    "install": "pysh.builtins.install:main",
+    "xz": "pysh.builtins.compress:xz_main",
+    "unxz": "pysh.builtins.compress:xz_main",
+    "xzcat": "pysh.builtins.compress:xz_main",
+    "lzma": "pysh.builtins.compress:xz_main",
+    "unlzma": "pysh.builtins.compress:xz_main",
+    "lzcat": "pysh.builtins.compress:xz_main",
+    "bzip2": "pysh.builtins.compress:bzip2_main",
+    "bunzip2": "pysh.builtins.compress:bzip2_main",
+    "bzcat": "pysh.builtins.compress:bzip2_main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -80,6 +90,7 @@ TEXT: dict[str, str] = {
     "expand": "pysh.builtins.expand:expand_main",
     "unexpand": "pysh.builtins.expand:unexpand_main",
     "factor": "pysh.builtins.factor:main",
+    "csplit": "pysh.builtins.csplit:main",
     "fmt": "pysh.builtins.fmt:main",
     "numfmt": "pysh.builtins.numfmt:main",
     "tsort": "pysh.builtins.tsort:main",
@@ -180,12 +191,24 @@ SHELLS: dict[str, str] = {
 }
 
 
+# Door A (shell.fs only) and door B (shell.resolve()): the registry folds host paths
+# out of every door-B command's stdout and stderr (pysh.shellkit.portout). python3's
+# WASI calls are answered by door A: it never holds a host path, and its output is data.
+DOOR_A_BLOCKS = (GREP_SED, AWK, FILES, TEXT, SYSTEM, PYTHON, SHELLS)
+DOOR_B_BLOCKS = (PORTS, GIT)
+
+
 def default_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, PYTHON, SHELLS):
+    for block in (*DOOR_A_BLOCKS, *DOOR_B_BLOCKS):
         table.update(block)
     return table
 
 
 def default_registry() -> CommandRegistry:
-    return CommandRegistry(default_table())
+    reg = CommandRegistry()
+    for block in DOOR_A_BLOCKS:
+        reg.register_many(block, port=False)
+    for block in DOOR_B_BLOCKS:
+        reg.register_many(block, port=True)
+    return reg
