@@ -51,6 +51,11 @@ FILES: dict[str, str] = {
     "truncate": "pysh.builtins.truncate:main",
     "dd": "pysh.builtins.dd:main",
     "patch": "pysh.builtins.patch:main",
+    "link": "pysh.builtins.simplefs:link_main",
+    "unlink": "pysh.builtins.simplefs:unlink_main",
+    "sync": "pysh.builtins.simplefs:sync_main",
+    "chown": "pysh.builtins.chown:chown_main",
+    "chgrp": "pysh.builtins.chown:chgrp_main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -72,6 +77,12 @@ TEXT: dict[str, str] = {
     "tr": "pysh.builtins.tr:main",
     "uniq": "pysh.builtins.uniq:main",
     "wc": "pysh.builtins.wc:main",
+    "expand": "pysh.builtins.expand:expand_main",
+    "unexpand": "pysh.builtins.expand:unexpand_main",
+    "factor": "pysh.builtins.factor:main",
+    "fmt": "pysh.builtins.fmt:main",
+    "numfmt": "pysh.builtins.numfmt:main",
+    "tsort": "pysh.builtins.tsort:main",
     "base64": "pysh.builtins.base64_cmd:main",
     "cmp": "pysh.builtins.cmp:main",
     "od": "pysh.builtins.od:main",
@@ -151,17 +162,27 @@ GIT: dict[str, str] = {
     "git": "pysh.ports.git:main",
 }
 
+# -- python3: CPython on WebAssembly, files through door A (pysh.ports.python) ---------
+PYTHON: dict[str, str] = {
+    "python3": "pysh.ports.python:main",
+    "python": "pysh.ports.python:main",
+    "python3.12": "pysh.ports.python:main",
+}
+
 
 # -- the shells themselves (run by the interpreter; listed so PATH lookups find them) ----
 SHELLS: dict[str, str] = {
     "bash": "pysh.interpreter.shellcmd:command",
     "sh": "pysh.interpreter.shellcmd:command",
+    # coreutils' test and [ (/usr/bin/test, env test, find -exec test): the builtin does it
+    "test": "pysh.interpreter.shellcmd:command",
+    "[": "pysh.interpreter.shellcmd:command",
 }
 
 
 def default_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, SHELLS):
+    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, PYTHON, SHELLS):
         table.update(block)
     return table
 
