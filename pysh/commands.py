@@ -180,12 +180,24 @@ SHELLS: dict[str, str] = {
 }
 
 
+# Door A (shell.fs only) and door B (shell.resolve()): the registry folds host paths
+# out of every door-B command's stdout and stderr (pysh.shellkit.portout). python3's
+# WASI calls are answered by door A: it never holds a host path, and its output is data.
+DOOR_A_BLOCKS = (GREP_SED, AWK, FILES, TEXT, SYSTEM, PYTHON, SHELLS)
+DOOR_B_BLOCKS = (PORTS, GIT)
+
+
 def default_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, PYTHON, SHELLS):
+    for block in (*DOOR_A_BLOCKS, *DOOR_B_BLOCKS):
         table.update(block)
     return table
 
 
 def default_registry() -> CommandRegistry:
-    return CommandRegistry(default_table())
+    reg = CommandRegistry()
+    for block in DOOR_A_BLOCKS:
+        reg.register_many(block, port=False)
+    for block in DOOR_B_BLOCKS:
+        reg.register_many(block, port=True)
+    return reg
