@@ -66,6 +66,7 @@ FILES: dict[str, str] = {
     "bzip2": "pysh.builtins.compress:bzip2_main",
     "bunzip2": "pysh.builtins.compress:bzip2_main",
     "bzcat": "pysh.builtins.compress:bzip2_main",
+    "rsync": "pysh.builtins.rsync:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
