@@ -67,6 +67,7 @@ FILES: dict[str, str] = {
     "bunzip2": "pysh.builtins.compress:bzip2_main",
     "bzcat": "pysh.builtins.compress:bzip2_main",
     "rsync": "pysh.builtins.rsync:main",
+    "ed": "pysh.builtins.ed:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------

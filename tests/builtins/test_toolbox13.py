@@ -64,10 +64,38 @@ def test_long_computations_stop_at_the_deadline():
     """No hang: factoring a big semiprime, numfmt and fmt on hostile input poll the budget."""
     from tests.interp.hostile import Case, assert_clean, run_hostile
 
-    semiprime = (2 ** 127 - 1) * (2 ** 89 + 3 ** 40 + 2)
-    cases = [Case(f"factor {semiprime * 1000003}", timeout=1.0),
+    from pysh.builtins.factor import _is_prime
+
+    def next_prime(n: int) -> int:
+        while not _is_prime(n):
+            n += 1
+        return n
+
+    semiprime = next_prime(2 ** 100) * next_prime(2 ** 101)  # rho needs ~2**50 steps
+    cases = [Case(f"factor {semiprime}", timeout=1.0),
              Case("yes 'word word word' | head -c 50000000 | tr -d '\\n' | fmt -w 20 | tail -1",
                   timeout=1.0)]
     for c, o in zip(cases, run_hostile(cases), strict=True):
         assert_clean(o)
         assert o.status == 124, (c.script, o.status, o.err)
+
+
+@pytest.mark.parametrize("script", ["!echo hi\n", "r !ls\n", "w !cat\n", "e !ls\n",
+                                    "2,3!sort\n"])
+def test_ed_shell_commands_refused(script):
+    with sandbox({"f": "one\ntwo\nthree\n"}) as ex:
+        r = run_cmd(ex, ["ed", "-s", "f"], script + ",p\nq\n")
+    assert r.stdout == b"?\none\ntwo\nthree\n"
+    assert b"not available in the sandbox" in r.stderr
+    assert r.status == 1
+
+
+def test_ed_growth_is_bounded():
+    """Doubling the buffer or a line in a loop ends at the run's limits, not in memory."""
+    from tests.interp.hostile import Case, assert_clean, run_hostile
+
+    cases = [Case("printf 'x\\n' > f; yes '1,$t$' | head -100 | ed -s f", timeout=3.0),
+             Case("printf 'x\\n' > f; yes ',s/.*/&&/' | head -100 | ed -s f", timeout=3.0)]
+    for c, o in zip(cases, run_hostile(cases), strict=True):
+        assert_clean(o)
+        assert o.status != 0, (c.script, o.status, o.out[-300:], o.err[-300:])
