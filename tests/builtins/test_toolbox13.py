@@ -62,9 +62,8 @@ def test_xz_list_verbose_refused():
 
 def test_long_computations_stop_at_the_deadline():
     """No hang: factoring a big semiprime, numfmt and fmt on hostile input poll the budget."""
-    from tests.interp.hostile import Case, assert_clean, run_hostile
-
     from pysh.builtins.factor import _is_prime
+    from tests.interp.hostile import Case, assert_clean, run_hostile
 
     def next_prime(n: int) -> int:
         while not _is_prime(n):
