@@ -38,8 +38,9 @@ from typing import Any
 from pysh.shellkit import BrokenPipe, BytesInput, CaptureOutput, Limits, Mount
 from pysh.shellkit.commands import CommandTarget
 from pysh.shellkit.limits import STATUS_TIMEOUT
+from pysh.shellkit.network import Network
 
-__all__ = ["Limits", "RunResult", "Sandbox", "SandboxClosed", "tool_schema"]
+__all__ = ["Limits", "Network", "RunResult", "Sandbox", "SandboxClosed", "tool_schema"]
 
 INTERNAL_ERROR_STATUS = 70  # EX_SOFTWARE: the interpreter itself failed (a bug, not the script)
 
@@ -357,6 +358,8 @@ class Sandbox:
       Commands advertised in the ``pysh.commands`` entry-point group are
       loaded too unless ``entry_points=False``.
     * ``read_only``: mount the workspace read-only.
+    * ``network``: a :class:`Network` naming the URL prefixes and hosts ``curl`` and
+      ``wget`` may reach (default: none; the network is off).
     * ``home``: a host directory for the sandbox's home, ``/home/user`` ($HOME, ``~``), to
       keep dotfiles between sessions; ``None`` gives a fresh one removed on close. The
       workspace stays the starting directory either way.
@@ -378,12 +381,15 @@ class Sandbox:
         read_only: bool = False,
         entry_points: bool = True,
         home: str | Any | None = None,
+        network: Network | None = None,
     ):
         from pysh.commands import default_registry
         from pysh.interpreter import ExecCommand
 
         if limits is not None and not isinstance(limits, Limits):
             raise TypeError("limits must be a pysh.Limits")
+        if network is not None and not isinstance(network, Network):
+            raise TypeError("network must be a pysh.Network")
         if env is not None:
             for k, v in env.items():
                 if not isinstance(k, str) or not isinstance(v, str):
@@ -396,7 +402,7 @@ class Sandbox:
             registry.register(name, func)
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
                          env=dict(env or {}), limits=limits or Limits(), registry=registry,
-                         home_dir=home)
+                         home_dir=home, network=network)
         self._setup(ex)
 
     @classmethod

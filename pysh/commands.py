@@ -158,6 +158,12 @@ PYTHON: dict[str, str] = {
     "python3.12": "pysh.ports.python:main",
 }
 
+# -- curl and wget: the network on the embedder's terms (pysh.ports.net) ----------------
+NET: dict[str, str] = {
+    "curl": "pysh.ports.net.curl:main",
+    "wget": "pysh.ports.net.wget:main",
+}
+
 
 # -- the shells themselves (run by the interpreter; listed so PATH lookups find them) ----
 SHELLS: dict[str, str] = {
@@ -171,7 +177,7 @@ SHELLS: dict[str, str] = {
 
 def default_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, PYTHON, SHELLS):
+    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, PYTHON, NET, SHELLS):
         table.update(block)
     return table
 
