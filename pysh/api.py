@@ -360,6 +360,8 @@ class Sandbox:
     * ``read_only``: mount the workspace read-only.
     * ``network``: a :class:`Network` naming the URL prefixes and hosts ``curl`` and
       ``wget`` may reach (default: none; the network is off).
+    * ``allow_home``: allow the invoking user's home directory (or an ancestor of
+      it) as a mount source; refused by default, since keys and tokens live there.
     * ``home``: a host directory for the sandbox's home, ``/home/user`` ($HOME, ``~``), to
       keep dotfiles between sessions; ``None`` gives a fresh one removed on close. The
       workspace stays the starting directory either way.
@@ -382,6 +384,7 @@ class Sandbox:
         entry_points: bool = True,
         home: str | Any | None = None,
         network: Network | None = None,
+        allow_home: bool = False,
     ):
         from pysh.commands import default_registry
         from pysh.interpreter import ExecCommand
@@ -402,7 +405,8 @@ class Sandbox:
             registry.register(name, func)
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
                          env=dict(env or {}), limits=limits or Limits(), registry=registry,
-                         home_dir=home, network=network)
+                         home_dir=home, allow_home=allow_home,
+                         network=network)
         self._setup(ex)
 
     @classmethod

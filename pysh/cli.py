@@ -23,6 +23,8 @@ sandbox options:
   --mount HOST[:VIRTUAL][:ro]
                            mount another host directory (repeatable)
   --read-only              mount the workspace read-only
+  --allow-home             allow your home directory (or an ancestor of it) as
+                           the workspace or a mount (refused by default)
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        wall-clock limit for the run (exit 124)
   --commands MODULE        load extra in-process commands from a Python module
@@ -59,6 +61,7 @@ class Options:
         self.home: str | None = None
         self.mounts: list[tuple[str, str, bool]] = []
         self.read_only = False
+        self.allow_home = False
         self.env: dict[str, str] = {}
         self.timeout: float | None = None
         self.commands: list[str] = []
@@ -121,6 +124,8 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
             o.mounts.append((host, virtual, ro))
         elif name == "--read-only":
             o.read_only = True
+        elif a == "--allow-home":
+            o.allow_home = True
         elif name == "--env":
             spec = value(name)
             k, eq, v = spec.partition("=")
@@ -281,7 +286,7 @@ def build_instance(o: Options):
     limits = Limits(timeout=o.timeout)
     return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
                        limits=limits, registry=registry, home_dir=o.home,
-                       network=network_of(o))
+                       allow_home=o.allow_home, network=network_of(o))
 
 
 def load_command_module(registry, module: str) -> None:
