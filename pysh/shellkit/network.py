@@ -149,7 +149,7 @@ def _split_host_port(authority: str, scheme: str) -> tuple[str, int]:
         raise URLError("format", "URL using bad/illegal format or missing URL")
     if port_text:
         if not port_text.isdigit() or not 0 < int(port_text) <= 65535:
-            raise URLError("format", "Port number was not a decimal number between 0 and 65535")
+            raise URLError("format", "URL using bad/illegal format or missing URL")
         port = int(port_text)
     else:
         port = DEFAULT_PORTS[scheme]

@@ -393,6 +393,10 @@ class Client:
                 raise NetError("empty", url)
             p.receive_data(data)
 
+    def has_idle(self, url: URL) -> bool:
+        """Is a kept-alive connection waiting for ``url``'s host and port?"""
+        return (url.scheme, url.host, url.port) in self._idle
+
     async def _keep(self, url: URL, conn: _Conn) -> None:
         key = (url.scheme, url.host, url.port)
         old = self._idle.pop(key, None)

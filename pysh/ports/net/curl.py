@@ -256,7 +256,7 @@ async def main(shell: Shell, argv: list[str]) -> int:
         await shell.stderr.write(encode(f"curl: {e}\n{TRY}"))
         return e.status
     if not o.urls:
-        await shell.stderr.write(encode(f"curl: no URL specified!\n{TRY}"))
+        await shell.stderr.write(encode(TRY if len(argv) == 1 else f"curl: no URL specified!\n{TRY}"))
         return 2
     return await Curl(shell, o).run()
 
@@ -342,6 +342,8 @@ class Curl:
                 self.err = self.shell.open_output(o.stderr)
             except FileSystemError:
                 pass
+        if o.cookie is not None and "=" not in o.cookie:
+            await self._load_cookies(o.cookie)
         try:
             body, content_type = await self._body()
         except Failure as f:
@@ -354,7 +356,13 @@ class Curl:
                 # -o/-O pair with the URL arguments in order; a glob's URLs share theirs
                 out = o.outputs[idx] if idx < len(o.outputs) else (
                     None if o.remote_name_all else "")
-                for text, glob_values in (_glob(arg) if not o.globoff else [(arg, ())]):
+                try:
+                    expanded = _glob(arg) if not o.globoff else [(arg, ())]
+                except Failure as f:
+                    await self._report(f)
+                    status = f.code
+                    continue
+                for text, glob_values in expanded:
                     code = await self._one(client, text, glob_values, out, body, content_type)
                     if code:
                         status = code
@@ -676,10 +684,13 @@ class Curl:
                 self._trace(f"* Issue another request to this URL: '{new}'")
             st.redirects += 1
             code = resp.status
-            if (code == 303 and method not in ("GET", "HEAD")) or (
+            if (code == 303 and method not in ("GET", "HEAD") and not o.post303) or (
                     method == "POST" and ((code == 301 and not o.post301) or (
-                        code == 302 and not o.post302)) and o.request is None):
-                method, body, body_type = ("HEAD" if o.head else "GET"), None, None
+                        code == 302 and not o.post302))):
+                # the body goes; the method too, unless -X named one
+                body, body_type = None, None
+                if o.request is None:
+                    method = "HEAD" if o.head else "GET"
             url = new
         if o.fail or o.fail_with_body:
             if st.status >= 400:
@@ -720,10 +731,11 @@ class Curl:
                 if name.endswith(";"):
                     custom.append((name[:-1].strip(), ""))
                 continue
-            name, value = name.strip(), value.strip()
+            # curl keeps trailing blanks; h11 refuses them on the wire, so they go
+            name, value = name.strip(), value.strip(" \t")
             if not name or any(c in name + value for c in "\r\n\x00"):
                 continue
-            if not value:
+            if not value.strip():
                 removed.add(name.lower())
                 continue
             if not same_host and not o.location_trusted and name.lower() in ("authorization", "cookie"):
@@ -783,6 +795,28 @@ class Curl:
         if not self._jar:
             return None
         return "; ".join(f"{k}={v}" for k, v in self._jar.items())
+
+    async def _load_cookies(self, name: str) -> None:
+        """``-b FILE``: a Netscape cookie file (or ``Set-Cookie:`` lines) read through the
+        door; a file that cannot be read is no cookies, as with curl."""
+        try:
+            text = (await read_operand(self.shell, name)).decode("utf-8", "surrogateescape")
+        except FileSystemError:
+            return
+        jar: dict[str, str] = {}
+        for line in text.splitlines():
+            if line.startswith("#HttpOnly_"):
+                line = line[len("#HttpOnly_"):]
+            if not line.strip() or line.startswith("#"):
+                continue
+            if line.lower().startswith("set-cookie:"):
+                k, _, v = line.split(":", 1)[1].strip().partition("=")
+                jar[k.strip()] = v.split(";", 1)[0]
+                continue
+            fields = line.split("\t")
+            if len(fields) == 7:
+                jar[fields[5]] = fields[6]
+        self._jar = jar or None
 
     async def _save_cookies(self) -> None:
         lines = ["# Netscape HTTP Cookie File", "# https://curl.se/docs/http-cookies.html",
@@ -1041,7 +1075,7 @@ def _glob(text: str) -> list[tuple[str, tuple[str, ...]]]:
         if c == "{":
             end = text.find("}", i)
             if end < 0:
-                return [(text, ())]
+                raise Failure(3, f"unmatched brace in URL position {i + 1}:\n{text}\n{' ' * i}^")
             pieces.append([lit])
             pieces.append(text[i + 1:end].split(","))
             lit = ""
@@ -1051,12 +1085,19 @@ def _glob(text: str) -> list[tuple[str, tuple[str, ...]]]:
             end = text.find("]", i)
             inner = text[i + 1:end] if end > 0 else ""
             m = re.fullmatch(r"(\d+)-(\d+)(?::(\d+))?|([a-zA-Z])-([a-zA-Z])(?::(\d+))?", inner)
-            if end < 0 or ":" in inner and not m:
-                lit += text[i:end + 1] if end > 0 else text[i:]
-                i = end + 1 if end > 0 else len(text)
+            if end < 0:
+                if i + 1 < len(text) and (text[i + 1] == ":" or text[i + 1] in "0123456789abcdefABCDEF"
+                                          and ":" in text[i:]):
+                    raise Failure(3, f"bad range specification in URL position {i + 2}:\n{text}\n"
+                                  f"{' ' * (i + 1)}^")
+                raise Failure(3, f"bad range in URL position {len(text) + 1}:\n{text}\n"
+                              f"{' ' * len(text)}^")
+            if ":" in inner and not m:  # an IPv6 address
+                lit += text[i:end + 1]
+                i = end + 1
                 continue
             if m is None:
-                return [(text, ())]
+                raise Failure(3, f"bad range in URL position {end + 1}:\n{text}\n{' ' * end}^")
             pieces.append([lit])
             lit = ""
             if m.group(1) is not None:

@@ -253,10 +253,9 @@ class Wget:
         try:
             url = parse_url(text)
         except URLError as e:
-            if e.kind == "scheme":
-                await self.say(f"{text}: Unsupported scheme ‘{e.scheme}’.\n")
-            else:
-                await self.say(f"{text}: Invalid URL.\n")
+            if not o.quiet:
+                await self.say(f"{text}: Unsupported scheme ‘{e.scheme}’.\n" if e.kind == "scheme"
+                               else f"{text}: Invalid URL.\n")
             return 1
         attempt = 0
         while True:
@@ -334,13 +333,15 @@ class Wget:
                 await resp.aclose()
 
     async def _send(self, client: Client, method: str, url: URL, body):
+        reuse = client.has_idle(url)
         if self.verbose:
-            await self.say(f"Connecting to {url.host_text}:{url.port}... ")
+            await self.say(f"Reusing existing connection to {url.host_text}:{url.port}.\n" if reuse
+                           else f"Connecting to {url.host_text}:{url.port}... ")
         try:
             resp = await client.send(method, url, self._headers(url, method, body), body)
         except NetError as e:
             raise self._net(e) from None
-        if self.verbose:
+        if self.verbose and not reuse:
             await self.say("connected.\n")
         return resp
 
@@ -427,9 +428,13 @@ class Wget:
             seg += "?" + quote(unquote(first.query), safe="=&;:,+$!*'()@")
         name = unquote(seg.split("?")[0]) + (seg[len(seg.split("?")[0]):]) if seg else ""
         name = name or "index.html"
-        if self.o.prefix:
-            name = self.o.prefix.rstrip("/") + "/" + name
         fs = self.shell.fs
+        if self.o.prefix:
+            try:
+                fs.mkdir(self.o.prefix, parents=True)
+            except FileSystemError:
+                pass  # opening the file reports it
+            name = self.o.prefix.rstrip("/") + "/" + name
         if self.o.no_clobber:
             return name
         base, n = name, 0

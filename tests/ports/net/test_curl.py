@@ -314,3 +314,10 @@ def test_redirect_loops_end():
                     "-w '%{num_redirects}' {base}/loop; echo \" $?\"", kill_after=30)
     assert r["stdout"] == "47\n3 47\n", r
     assert r["stderr"] == "curl: (47) Maximum (50) redirects followed\n"
+
+
+def test_cookie_jar_round_trip(sb, server):
+    u = server.base
+    r = run(sb, f"curl -s -c jar.txt {u}/headers -o /dev/null; grep -c 'a\tb' jar.txt;"
+                f"curl -s -b jar.txt {u}/echo | grep Cookie")
+    assert r.stdout == "1\nCookie: a=b\n"
