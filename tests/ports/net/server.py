@@ -167,6 +167,7 @@ class Server:
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.httpd = ThreadingHTTPServer((host, port), Handler)
         self.httpd.daemon_threads = True
+        self.httpd.handle_error = lambda request, address: None  # clients that hang up early
         self.httpd.stopping = False
         self.host, self.port = self.httpd.server_address[:2]
         self.base = f"http://{self.host}:{self.port}"

@@ -117,8 +117,8 @@ def test_errors_like_curl(sb, server):
         "curl: (52) Empty reply from server\n"
         "curl: (18) transfer closed with 90 bytes remaining to read\n"
         'curl: (1) Protocol "ftp" not supported or disabled in libcurl\n'
-        "curl: (3) URL using bad/illegal format or missing URL\n"
-        "curl: no URL specified!\ncurl: try 'curl --help' or 'curl --manual' for more information\n"
+        "curl: (3) bad range specification in URL position 9:\nhttp://[::1/\n        ^\n"
+        "curl: try 'curl --help' or 'curl --manual' for more information\n"
         "curl: option --bogus: is unknown\ncurl: try 'curl --help' or 'curl --manual' for more information\n"
         "curl: option -o: requires parameter\ncurl: try 'curl --help' or 'curl --manual' for more information\n"
         "curl: option -k: refused in this sandbox: TLS certificates are always verified\n"

@@ -30,7 +30,7 @@ def test_post_headers_and_server_response(sb, server):
 
 def test_errors_and_policy(sb, server):
     r = run(sb, "wget -q http://127.0.0.1:1/; echo $?; wget -q -t 1 " + server.base + "/close;"
-                " echo $?; wget --bogus; echo $?; wget; echo $?; wget -q ftp://x/; echo $?;"
+                " echo $?; wget --bogus; echo $?; wget; echo $?; wget ftp://x/; echo $?;"
                 " wget --no-check-certificate https://x/; echo $?")
     assert r.stdout == "4\n4\n2\n1\n1\n2\n"
     assert r.stderr.startswith(
