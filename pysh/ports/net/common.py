@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import anyio
+
 from pysh.shellkit import Shell
 from pysh.shellkit.text import encode
 
@@ -100,3 +102,30 @@ class Meter:
                 f"{pct(up, up) if up else 0:3d} {max5(up)}  {max5(speed)}  {max5(uspeed)} "
                 f"{_time(spent + left) if expected else '--:--:--'} {_time(spent)} "
                 f"{_time(left) if expected else '--:--:--'} {max5(speed)}")
+
+
+def policy_message(e) -> str | None:
+    """The sandbox's own words for a refusal by its network policy (a NetError of kind
+    off, blocked, method or private), the same for curl and wget; None for other errors."""
+    url, k = e.url, e.kind
+    if k == "off":
+        return "network access is disabled in this sandbox"
+    if k == "blocked":
+        return f"URL not allowed by this sandbox's network allow-list: {url}"
+    if k == "method":
+        return f"method {e.detail} not allowed by this sandbox's network policy: {url}"
+    if k == "private":
+        return (f"{url.host} resolves to {e.detail}, an internal address this sandbox "
+                "does not connect to")
+    return None
+
+
+async def budget_sleep(shell: Shell, seconds: float) -> None:
+    """Sleep between retries in slices, so the run's deadline and interrupts land."""
+    end = time.monotonic() + seconds
+    while True:
+        shell.budget.check()
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        await anyio.sleep(min(left, 0.1))

@@ -26,7 +26,7 @@ from pysh.shellkit.streams import BrokenPipe
 from pysh.shellkit.text import encode
 
 from .client import Client, NetError
-from .common import Meter, mask, read_operand
+from .common import Meter, budget_sleep, mask, policy_message, read_operand
 
 VERSION = "7.88.1"
 TRY = "curl: try 'curl --help' or 'curl --manual' for more information\n"
@@ -524,7 +524,7 @@ class Curl:
                 if not o.silent:
                     await self.say(f"Warning: Problem : {what}. Will retry in {delay} seconds. "
                                    f"{left} retries left.\n")
-                await _sleep(self.shell, delay)
+                await budget_sleep(self.shell, delay)
                 if not o.retry_delay:
                     delay = min(delay * 2, 600)
                 await self._flush_trace()
@@ -568,17 +568,9 @@ class Curl:
         host = url.host if url else ""
         ms = int((time.monotonic() - st.t0) * 1000)
         k = e.kind
-        if k == "off":
-            return Failure(7, "network access is disabled in this sandbox", policy=True)
-        if k == "blocked":
-            return Failure(7, f"URL not allowed by this sandbox's network allow-list: {url}",
-                           policy=True)
-        if k == "method":
-            return Failure(7, f"method {e.detail} not allowed by this sandbox's network "
-                           f"policy: {url}", policy=True)
-        if k == "private":
-            return Failure(7, f"{host} resolves to {e.detail}, an internal address this "
-                           "sandbox does not connect to", policy=True)
+        refused = policy_message(e)
+        if refused is not None:
+            return Failure(7, refused, policy=True)
         if k == "resolve":
             return Failure(6, f"Could not resolve host: {host}")
         if k == "connect":
@@ -1048,16 +1040,6 @@ def _decoder(encoding: str | None):
     if enc == "deflate":
         return zlib.decompressobj()
     return None
-
-
-async def _sleep(shell: Shell, seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while True:
-        shell.budget.check()
-        left = end - time.monotonic()
-        if left <= 0:
-            return
-        await anyio.sleep(min(left, 0.1))
 
 
 def _glob(text: str) -> list[tuple[str, tuple[str, ...]]]:

@@ -23,7 +23,7 @@ from pysh.shellkit.streams import BrokenPipe
 from pysh.shellkit.text import encode
 
 from .client import Client, NetError
-from .common import mask, read_operand
+from .common import budget_sleep, mask, policy_message, read_operand
 
 VERSION = "1.21.3"
 USAGE = "Usage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.\n"
@@ -270,7 +270,7 @@ class Wget:
                     return f.code
                 if self.verbose:
                     await self.say(f.lines + "Retrying.\n\n")
-                await _sleep(self.shell, min(attempt, o.waitretry or 0) if attempt > 1 else 1)
+                await budget_sleep(self.shell, min(attempt, o.waitretry or 0) if attempt > 1 else 1)
 
     async def _attempt(self, client: Client, first: URL, doc, attempt: int) -> None:
         o = self.o
@@ -348,17 +348,9 @@ class Wget:
     def _net(self, e: NetError) -> Failure:
         url = e.url
         k = e.kind
-        if k == "off":
-            return Failure(4, "wget: network access is disabled in this sandbox\n", policy=True)
-        if k == "blocked":
-            return Failure(4, f"wget: URL not allowed by this sandbox's network allow-list: {url}\n",
-                           policy=True)
-        if k == "method":
-            return Failure(4, f"wget: method {e.detail} not allowed by this sandbox's network "
-                           f"policy: {url}\n", policy=True)
-        if k == "private":
-            return Failure(4, f"wget: {url.host} resolves to {e.detail}, an internal address this "
-                           "sandbox does not connect to\n", policy=True)
+        refused = policy_message(e)
+        if refused is not None:
+            return Failure(4, f"wget: {refused}\n", policy=True)
         if k == "resolve":
             return Failure(4, f"failed: Name or service not known.\nwget: unable to resolve host "
                            f"address ‘{url.host}’\n")
@@ -534,13 +526,3 @@ def _dots(got: int, total: int | None, secs: float) -> str:
         lines.append(f"{r * 50:6d}K {groups:<54s} {pct} {_speed(got, secs).split()[0]}="
                      f"{secs:.2g}s")
     return "\n".join(lines) + "\n\n"
-
-
-async def _sleep(shell: Shell, seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while True:
-        shell.budget.check()
-        left = end - time.monotonic()
-        if left <= 0:
-            return
-        await anyio.sleep(min(left, 0.1))
