@@ -1761,6 +1761,7 @@ class Interp(Expander):
         if error_prefix is None:
             error_prefix = lambda line: f"{self.argv0}: line {line}"  # noqa: E731
         self._poll_while_parsing(reader)
+        warn_where = None if getattr(self, "invocation", "") == "c" else self.argv0
         status = 0
         self.sync_option_vars()  # the options the shell was started with
         try:
@@ -1770,6 +1771,7 @@ class Interp(Expander):
                 except StopIteration:
                     break
                 except ParseError as e:
+                    await self._parse_warnings(reader, warn_where)
                     self.lineno = e.line
                     await self.err(e.format(error_prefix(e.line)) + "\n")
                     status = 2
@@ -1777,8 +1779,7 @@ class Interp(Expander):
                     if self.interactive:
                         continue
                     raise ExitShell(2) from None
-                for w_line, w_msg in reader.take_warnings():
-                    await self.err(f"{self.argv0}: line {w_line}: warning: {w_msg}\n")
+                await self._parse_warnings(reader, warn_where)
                 if "verbose" in self.opts:
                     await self._echo_input(reader)
                 if "noexec" in self.opts:
@@ -1865,10 +1866,12 @@ class Interp(Expander):
             except StopIteration:
                 break
             except ParseError as e:
+                await self._parse_warnings(reader, name or self.argv0)
                 self.last_parse_failed = True
                 await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
                                         if name is None else f"{name}: line {e.line}") + "\n")
                 return 2
+            await self._parse_warnings(reader, name or self.argv0)
             if "verbose" in self.opts:
                 await self._echo_input(reader)
             try:
@@ -1880,6 +1883,13 @@ class Interp(Expander):
                     raise
                 status = self.status = e.status
         return status
+
+    async def _parse_warnings(self, reader, where: str | None) -> None:
+        """bash's warnings of the parse (a here-document ended by end of file):
+        ``WHERE: line N: warning: ...``, ``NAME: warning: ...`` without a WHERE (-c)."""
+        for w_line, w_msg in reader.take_warnings():
+            prefix = self.argv0 if where is None else f"{where}: line {w_line}"
+            await self.err(f"{prefix}: {w_msg}\n")
 
     async def _echo_input(self, reader) -> None:
         """set -v: the input lines a command was read from, as they are read."""
