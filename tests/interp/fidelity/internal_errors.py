@@ -9,6 +9,8 @@ CASES = [
 /usr/bin/env bash -c 'echo env $0'; /usr/bin/env /bin/sh -c 'echo x'; /bin/../bin/sh -c 'echo dots'
 //bin/sh -c 'echo dbl'; (cd /bin && ./sh -c 'echo rel'); exec /bin/sh -c 'echo ex'"""),
     case("path-to-command", r"""/bin/ls -d /bin; /usr/bin/env /bin/echo hi; /bin/true; echo $?"""),
+    case("path-to-test", r"""/bin/../bin/[ 1 = 1 ] && echo a; (cd /usr/bin && ./test -n x && echo b)
+//usr/bin/test 2 -gt 1 && echo c; /usr/bin/env /usr/bin/[ x = y ]; echo $?"""),
     # nameref cycles: a warning, an empty value; an assignment gives up the line
     case("nameref-cycle-read", r"""declare -n a=b b=a; echo "[$a]"; echo st=$?
 declare -n c=d d=e e=c; echo "[$c]"; declare -p a b"""),
