@@ -1092,9 +1092,12 @@ class Lexer:
             if got is None:
                 return None
             index, j = got
-            text = self.text
-            if self.at_eof(j):
+            if not prefix and self.read_word_parts(start)[1] < j:
+                # bash reads name[...] whole in a command's place only: an argument
+                # (declare a[1 + 1]=3) splits at the blank
                 return None
+            if self.at_eof(j):
+                return self._subscript_word(start, j) if prefix else None
             text = self.text
         append = False
         if text.startswith("+=", j):
@@ -1102,6 +1105,8 @@ class Lexer:
             j += 2
         elif j < len(text) and text[j] == "=":
             j += 1
+        elif index is not None and prefix:
+            return self._subscript_word(start, j)
         else:
             return None
         line = self.line_at(start)
@@ -1146,6 +1151,22 @@ class Lexer:
             return (WORD, node, line, raw, start)
         self.i = start
         return None
+
+    def _subscript_word(self, start, close):
+        """name[...] in a command's place without an = after it: bash has read the brackets
+        as one piece (parse_matched_pair), so a blank, ; or # inside is part of the word
+        (``a[1 + 2]``, ``if[[ #]]``) and the word goes on after the ]."""
+        parts: list = []
+        i = start
+        while True:
+            got, i = self.read_word_parts(i)
+            parts += got
+            if i >= close:
+                break
+            parts.append(A.Lit(self.text[i]))  # a blank or operator character inside
+            i += 1
+        self.i = i
+        return self._finish_word(parts, start, i)
 
     def _array_as_parts(self, raw, start, j, elems):
         return [A.Lit(raw)]

@@ -44,6 +44,12 @@ mapfile -c 0 a </dev/null; echo st=$?; printf 'a\nb\nc\n' | { mapfile -n ' 2' -s
     case("umask-symbolic", r"""umask ""; echo st=$?; umask 8; echo st=$?; umask 1777; echo $?; umask
 umask 022; umask u=rwx,g=x; umask; umask a+q; echo $?; umask g-w; umask; umask o=; umask -S
 umask u+; umask; umask ,; umask; umask =rx; umask; umask a; echo $?"""),
+    # name[...] in a command's place is one word through its brackets (the fuzzer's
+    # if[[ #]]); as an argument it splits at the blank
+    case("subscript-word", r"""if[[ #]]; echo x; a[1 + 2]x y; echo $?; a[1 #]]
+x=1 b[1 (2)] z; a[1]=2 b[3 + 1]=4; declare -p a b; echo a[1 2]
+declare c[1 + 1]=3; echo $?; declare d[1+1]=3; declare -p d; f() { x[1 2]; }; declare -f f
+touch a1; a[1 2]; rm a1"""),
     # commands' arguments
     case("column-bad-limit", r"""column -l -a </dev/null; echo st=$?; column -l x </dev/null; echo st=$?"""),
     # (gawk quotes the character's first byte and exits 1 on this error; pysh's awk its own)
