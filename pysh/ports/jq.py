@@ -45,7 +45,7 @@ import threading
 
 from pysh.ports import _common
 from pysh.ports._common import Out
-from pysh.shellkit import LimitExceeded, Shell, decode, encode
+from pysh.shellkit import LimitExceeded, Shell, decode, encode, on_write_error
 
 PROG = "jq"
 VERSION = "jq-1.8.2"
@@ -220,6 +220,7 @@ def _parse_args(argv: list[str]):
     return o, flags
 
 
+@on_write_error(2, "Error: writing output failed: {strerror}\n")
 async def main(shell: Shell, argv: list[str]) -> int:
     try:
         o, flags = _parse_args(argv)

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 
 import anyio
 
-from pysh.shellkit.errors import BrokenPipe
+from pysh.shellkit.errors import BrokenPipe, WriteError
 
 CHUNK = 64 * 1024
 PIPE_CAPACITY = 64 * 1024
@@ -317,6 +317,8 @@ class FdOutput(OutputStream):
             except BlockingIOError:
                 await anyio.sleep(0.001)
                 continue
+            except OSError as e:  # ENOSPC (/dev/full), EIO, ...: the writer says "write error"
+                raise WriteError.of(e) from None
             view = view[n:]
 
     def isatty(self) -> bool:
@@ -346,11 +348,21 @@ class FileOutput(OutputStream):
     async def write(self, data: bytes) -> None:
         # Flushed at once: a later reader of the same file (``exec 3>f; echo a >&3;
         # cat f``) must see the bytes, as with a real fd.
-        self.file.write(data)
-        self.file.flush()
+        try:
+            self.file.write(data)
+            self.file.flush()
+        except BrokenPipeError:
+            raise BrokenPipe() from None
+        except OSError as e:
+            raise WriteError.of(e) from None
 
     async def flush(self) -> None:
-        self.file.flush()
+        try:
+            self.file.flush()
+        except BrokenPipeError:
+            raise BrokenPipe() from None
+        except OSError as e:
+            raise WriteError.of(e) from None
 
     def fileno(self) -> int | None:
         try:
