@@ -127,11 +127,13 @@ class GitDir:
         return canonical == self.root or canonical.startswith(self._prefix)
 
     # -- resolution ------------------------------------------------------------
-    def resolve(self, rel: str, follow: bool = True):
-        """The core's resolution of ``rel``; refused unless it lands inside the git dir."""
+    def resolve(self, rel: str, follow: bool = True, write: bool = False):
+        """The core's resolution of ``rel``; refused unless it lands inside the git dir.
+        ``write``: the leaf is about to be created or changed in its held directory (on an
+        overlay mount, the upper layer's, with an existing file copied up)."""
         vpath = self.vpath(rel)
         try:
-            res = self.core.resolve(vpath, follow=follow)
+            res = self.core.resolve(vpath, follow=follow, write=write)
         except FileSystemError as e:
             if e.errno in (errno.EACCES, errno.ELOOP):
                 self._explain(rel)
@@ -270,7 +272,7 @@ class GitDir:
         """Create ``rel.lock`` (O_EXCL) in the held directory of ``rel``; LockError if not."""
         vlock = self.vpath(rel) + ".lock"
         try:
-            res = self.resolve(rel, follow=False)
+            res = self.resolve(rel, follow=False, write=True)
         except FileSystemError as e:
             raise LockError(vlock, e.errno or errno.EIO) from None
         with res:
@@ -302,7 +304,9 @@ class GitDir:
         """Write a file that must not change once written (a loose object): a private temp
         file renamed into place. False when it already existed."""
         vpath = self.vpath(rel)
-        res = self.resolve(rel, follow=False)
+        if self.stat(rel, follow=False) is not None:
+            return False
+        res = self.resolve(rel, follow=False, write=True)
         with res:
             self._writable(res, vpath)
             try:
@@ -334,7 +338,7 @@ class GitDir:
     def append(self, rel: str, data: bytes) -> None:
         """Append to ``rel`` (a reflog), creating it (the core refuses a file with other links)."""
         vpath = self.vpath(rel)
-        res = self.resolve(rel)
+        res = self.resolve(rel, write=True)
         with res:
             self._writable(res, vpath)
             fd = open_leaf(res.name, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
@@ -357,7 +361,7 @@ class GitDir:
         with res:
             self._writable(res, vpath)
             try:
-                os.unlink(res.name, dir_fd=res.dir_fd)
+                self.core.remove(res, vpath)
             except OSError as e:
                 if missing_ok and e.errno == errno.ENOENT:
                     return False
@@ -373,7 +377,7 @@ class GitDir:
             if res.name in (".", "") or (res.mount is not None and res.mount.read_only):
                 return False
             try:
-                os.rmdir(res.name, dir_fd=res.dir_fd)
+                self.core.remove(res, self.vpath(rel), True)
             except OSError:
                 return False
         return True
@@ -411,13 +415,18 @@ class GitDir:
                     if self.isdir(sub):
                         continue
                 self._writable(res, vpath)
-                try:
-                    os.mkdir(res.name, 0o777 & ~self.shell.umask, dir_fd=res.dir_fd)
-                except FileExistsError:
-                    if not self.isdir(sub):
-                        raise FileSystemError(errno.EEXIST, vpath) from None
-                except OSError as e:
-                    raise FileSystemError(e.errno or errno.EIO, vpath) from None
+                self._mkdir(sub, vpath)
+
+    def _mkdir(self, sub: str, vpath: str) -> None:
+        # resolved for writing: on an overlay mount, made in the upper layer
+        with self.resolve(sub, follow=False, write=True) as res:
+            try:
+                os.mkdir(res.name, 0o777 & ~self.shell.umask, dir_fd=res.dir_fd)
+            except FileExistsError:
+                if not self.isdir(sub):
+                    raise FileSystemError(errno.EEXIST, vpath) from None
+            except OSError as e:
+                raise FileSystemError(e.errno or errno.EIO, vpath) from None
 
 
 class Lock:
