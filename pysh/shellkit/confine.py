@@ -1047,13 +1047,7 @@ class Confinement:
                 return out
             if res.kind != HOST:
                 raise _err(errno.ENOTDIR, vpath)
-            fd, ov = self._open_level(res, vpath)
-            try:
-                entries = [(name, t) for name, t, _ in self._list_level(fd, ov)]
-            except OSError as e:
-                raise _err(e.errno, vpath) from None
-            finally:
-                _close_level(fd, ov)
+            entries = self.list_resolved(res, vpath)
             # Mount points beneath this directory show up even where the host has no entry.
             names = {n for n, _ in entries}
             for m in self.table:
@@ -1062,6 +1056,17 @@ class Confinement:
                     if leaf not in names:
                         entries.append((leaf, "d"))
             return entries
+
+    def list_resolved(self, res: Resolved, vpath: str) -> list[tuple[str, str]]:
+        """(name, type) of the HOST directory a caller resolved (both layers of an overlay
+        mount merged); no mount points."""
+        fd, ov = self._open_level(res, vpath)
+        try:
+            return [(name, t) for name, t, _ in self._list_level(fd, ov)]
+        except OSError as e:
+            raise _err(e.errno, vpath) from None
+        finally:
+            _close_level(fd, ov)
 
     def _open_level(self, res: Resolved, vpath: str) -> tuple[int, tuple | None]:
         """A readable directory to list: (fd, None), or in an overlay mount (upper fd or -1,

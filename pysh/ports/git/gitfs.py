@@ -232,27 +232,14 @@ class GitDir:
                 return []
             raise
         with res:
-            try:
-                fd = open_leaf(res.name, os.O_RDONLY | os.O_DIRECTORY, 0, res.dir_fd, vpath)
+            try:  # through the core: an overlay mount's two layers are listed merged
+                return self.core.list_resolved(res, vpath)
             except FileSystemError as e:
                 if e.errno in (errno.ENOENT, errno.ENOTDIR):
                     return []
                 if e.errno == errno.ELOOP:
                     raise self.refusal(rel) from None
                 raise
-        out = []
-        try:
-            with os.scandir(fd) as it:
-                for e in it:
-                    try:
-                        t = "l" if e.is_symlink() else "d" if e.is_dir(follow_symlinks=False) else \
-                            "f" if e.is_file(follow_symlinks=False) else "o"
-                    except OSError:
-                        t = "o"
-                    out.append((e.name, t))
-        finally:
-            os.close(fd)
-        return out
 
     def entry_kind(self, rel: str, t: str) -> str:
         """The kind ('d'/'f'/'o') of a listed entry, a symlink judged by where it leads."""
