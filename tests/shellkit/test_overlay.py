@@ -15,7 +15,7 @@ import pytest
 from pysh.interpreter import ExecCommand
 from pysh.shellkit import FileSystemError, Mount, MountError
 from tests.harness import tree_state
-from tests.shellkit.conftest import CANARY, SECRET, assert_no_canary
+from tests.shellkit.conftest import CANARY, assert_no_canary
 from tests.shellkit.test_escapes import (
     DENIED,
     ESCAPES,
