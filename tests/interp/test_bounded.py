@@ -80,7 +80,7 @@ CASES: dict[str, tuple[Case, int | None, str | None]] = {
                         timeout=5.0), None, None),
     # jq: "x" * 1e9 is one C call (at compile time: both sides are literals); the GB
     # string is the limit error, not seconds of printing and copying past the deadline
-    "jq-repeat": (Case("jq -n '\"x\" * 1e9' | wc -c; echo never", timeout=5.0), 126, "0\n"),
+    "jq-repeat": (Case("jq -n '\"x\" * 1e9' >/dev/null; echo never", timeout=5.0), 126, ""),
     "jq-repeat-var": (Case("jq -n '\"x\" as $x | $x * 3e8'; echo never", timeout=5.0),
                       126, ""),
     # a negation after a star is quadratic: it must stop at the deadline, not past it
