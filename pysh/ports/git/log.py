@@ -145,6 +145,7 @@ class Pretty:
         self.kind = "medium"
         self.user = None
         self.sep = False
+        self.reflog: tuple[str, str, bytes] | None = None  # %gd, %gs, the entry's identity
         if fmt in ("", "medium"):
             self.kind = "medium"
         elif fmt in ("oneline", "short", "full", "fuller", "raw", "reference", "email"):
@@ -280,6 +281,14 @@ class Pretty:
                 out.append(decode(c.message))
             elif x == "e":
                 out.append("")
+            elif x == "g" and i < n and self.reflog is not None:
+                y = fmt[i]
+                i += 1
+                sel, gmsg, who = self.reflog
+                name, email = _ident_parts(who)
+                val = {"d": sel, "D": sel, "s": gmsg, "n": name, "N": name, "e": email,
+                       "E": email}.get(y)
+                out.append("%g" + y if val is None else val)
             elif x == "d":
                 out.append(self.deco_str(sha, True))
             elif x == "D":
@@ -1290,6 +1299,12 @@ def _graph_entry(graph: Graph, o: LogOptions, kind: str, pretty: Pretty, sha: by
     return "".join(out)
 
 
+def commit_patch_text(repo: Repo, c: Commit) -> str:
+    """The patch a commit brings (against its first parent), as ``git show --format=`` prints."""
+    o = parse_log_args([])
+    return diff_output(repo, commit_changes(repo, c, renames=True), o, default_patch=True)
+
+
 # ------------------------------------------------------------------- show
 async def cmd_show(ctx: Ctx, args: list[str]) -> int:
     o = parse_log_args(args, show=True)
@@ -1811,9 +1826,9 @@ def _blame_details(repo: Repo, own) -> str:
 
 
 def _now_ident(ctx: Ctx):
-    import time
+    from pysh.ports.git.core import now
 
-    return int(time.time()), 0
+    return now(), 0
 
 
 def _line_map(old: list[bytes], new: list[bytes], repo: Repo) -> dict[int, int]:
