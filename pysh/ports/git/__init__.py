@@ -18,7 +18,7 @@ pysh's git (on dulwich). Supported commands:
    merge      config     cat-file   ls-tree    rev-list   describe   shortlog
    remote     merge-base for-each-ref show-ref symbolic-ref update-ref
    name-rev   count-objects gc      prune      repack     fsck       help
-   cherry-pick revert    rebase     reflog
+   cherry-pick revert    rebase     reflog     clean
 
 fetch, pull, push and ls-remote need a network: the sandbox has none.
 
@@ -68,6 +68,7 @@ COMMANDS = {
     "fsck": "history:cmd_maintenance_noop",
     "remote": "remote:cmd_remote",
     "reflog": "refcmds:cmd_reflog",
+    "clean": "clean:cmd_clean",
     "cherry-pick": "sequencer:cmd_cherry_pick",
     "revert": "sequencer:cmd_revert",
     "rebase": "sequencer:cmd_rebase",

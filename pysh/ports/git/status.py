@@ -5,7 +5,7 @@ from __future__ import annotations
 from dulwich.index import ConflictedIndexEntry
 
 from pysh.ports.git import diffing, worktree
-from pysh.ports.git.core import Ctx, Opts, Pathspec, Repo, quote_path, usage_error
+from pysh.ports.git.core import Ctx, Opts, Pathspec, Repo, fatal, quote_path, usage_error
 from pysh.shellkit import decode
 
 
@@ -237,6 +237,71 @@ def short_lines(repo: Repo, st: State, porcelain: bool) -> str:
         out.append(f"?? {rel(p)}\n")
     for p in st.ignored:
         out.append(f"!! {rel(p)}\n")
+    return "".join(out)
+
+
+def porcelain_v2(repo: Repo, st: State, *, branch: bool, z: bool) -> str:
+    """git status --porcelain=v2 [--branch] [-z]."""
+    eol = "\0" if z else "\n"
+    name = (lambda p: repo.rel_to_cwd(p)) if z else (
+        lambda p: quote_path(repo.rel_to_cwd(p), sp=True))
+    out = []
+    if branch:
+        head = st.head
+        br = repo.head_branch()
+        out.append(f"# branch.oid {decode(head) if head else '(initial)'}{eol}")
+        out.append(f"# branch.head {br if br is not None else '(detached)'}{eol}")
+        up = upstream_of(repo, br) if br is not None else None
+        if up is not None:
+            out.append(f"# branch.upstream {up[0]}{eol}")
+            usha = repo.ref_sha(up[1])
+            if usha is not None and head is not None:
+                a, b = ahead_behind(repo, head, usha)
+                out.append(f"# branch.ab +{a} -{b}{eol}")
+    head_flat = repo.flat_tree(repo.tree_of(st.head))
+    idx = st.index_flat
+    rows: dict[bytes, list] = {}
+    for c in st.staged:
+        rows.setdefault(c.path, [None, None])[0] = c
+    for c in st.unstaged:
+        rows.setdefault(c.path, [None, None])[1] = c
+    z40 = "0" * 40
+    entries = []
+    for path, (sc, uc) in rows.items():
+        orig = sc.old_path if sc is not None and sc.status == "R" else path
+        h = head_flat.get(orig)
+        i = idx.get(path)
+        m_h, h_h = (h[0], decode(h[1])) if h else (0, z40)
+        m_i, h_i = (i[0], decode(i[1])) if i else (0, z40)
+        m_w = uc.new_mode if uc is not None else m_i
+        x = sc.status if sc is not None else "."
+        y = uc.status if uc is not None else "."
+        if worktree.GITLINK in (m_h, m_i, m_w):
+            moved = (uc is not None and uc.old_sha != uc.new_sha) or sc is not None
+            dirt = uc.dirt if uc is not None else ""
+            sub = "S" + ("C" if moved else ".") + ("M" if "m" in dirt else ".") + \
+                ("U" if "u" in dirt else ".")
+        else:
+            sub = "N..."
+        fields = f"{x}{y} {sub} {m_h:06o} {m_i:06o} {m_w:06o} {h_h} {h_i}"
+        if sc is not None and sc.status == "R":
+            sep = "\0" if z else "\t"
+            entries.append((path, f"2 {fields} R{sc.score} {name(path)}{sep}{name(orig)}{eol}"))
+        else:
+            entries.append((path, f"1 {fields} {name(path)}{eol}"))
+    conflicts = unmerged_paths(repo)
+    for path, code in st.unmerged.items():
+        ce = conflicts[path]
+        stages = [ce.ancestor, ce.this, ce.other]
+        modes = " ".join(f"{e.mode if e is not None else 0:06o}" for e in stages)
+        shas = " ".join(decode(e.sha) if e is not None else z40 for e in stages)
+        wst = repo.wt_lstat(path)
+        m_w = worktree.git_mode(wst) if wst is not None else 0
+        entries.append((path, f"u {code} N... {modes} {m_w:06o} {shas} {name(path)}{eol}"))
+    entries.sort(key=lambda t: t[0])
+    out.extend(e for _, e in entries)
+    out.extend(f"? {name(p)}{eol}" for p in st.untracked)
+    out.extend(f"! {name(p)}{eol}" for p in st.ignored)
     return "".join(out)
 
 
@@ -621,8 +686,12 @@ async def cmd_status(ctx: Ctx, args: list[str]) -> int:
                  ignored=bool(vals.get("ignored")), pathspec=ps)
     porcelain = vals.get("porcelain")
     if porcelain is not None and porcelain is not False:
+        if porcelain in ("v2", "2"):
+            ctx.write(porcelain_v2(repo, st, branch=bool(vals.get("branch")),
+                                   z=bool(vals.get("z"))))
+            return 0
         if porcelain not in (True, "v1", "1"):
-            raise usage_error(f"fatal: unsupported porcelain version '{porcelain}'")
+            raise fatal(f"unsupported porcelain version '{porcelain}'")
         if vals.get("branch"):
             ctx.write(branch_header_short(repo))
         ctx.write(short_lines(repo, st, True))

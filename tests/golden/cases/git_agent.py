@@ -1,0 +1,59 @@
+"""Golden cases: git 2.39's status --porcelain=v2 and clean, on the 'project' fixture
+(tests/golden/fixtures): submodule, rename, conflicts, untracked and ignored files."""
+
+from tests.ports.git.golden_helpers import ap, case, git, w
+
+F = "project"
+
+
+def c(name, argv, cwd="proj", setup=(), **kw):
+    return case(name, argv, setup=list(setup), fixture=F, cwd=cwd, **kw)
+
+
+DIRTY = [ap("proj/README.md", "more\n"), w("proj/new.txt", "n\n"), ["rm", "proj/latest"],
+         ap("proj/src/main.py", "# staged\n"), git("-C", "proj", "add", "src/main.py"),
+         w("proj/build/out.o", "o\n"), w("proj/.gitignore", "*.o\nbuild/\n"),
+         w("proj/src/tmp.o", "t\n"), w("proj/docs/new/page.txt", "p\n")]
+RENAMED = [git("-C", "proj", "mv", "src/helpers.py", "src/util.py")]
+
+CASES = [
+    # -- status --porcelain=v2 ---------------------------------------------------------------
+    c("v2", git("status", "--porcelain=v2")),
+    c("v2_branch", git("status", "--porcelain=v2", "--branch")),
+    c("v2_dirty", git("status", "--porcelain=v2", "-b"), setup=DIRTY),
+    c("v2_ignored", git("status", "--porcelain=v2", "--ignored"), setup=DIRTY),
+    c("v2_z", git("status", "--porcelain=v2", "-z"), setup=DIRTY + RENAMED),
+    c("v2_rename", git("status", "--porcelain=v2"), setup=RENAMED),
+    c("v2_uall", git("status", "--porcelain=2", "-uall"), setup=DIRTY),
+    c("v2_detached", git("status", "--porcelain=v2", "-b"), cwd="detached"),
+    c("v2_topic", git("status", "--porcelain=v2", "-b"),
+      setup=[git("-C", "proj", "checkout", "-q", "topic")]),
+    c("v2_mode", git("status", "--porcelain=v2"), setup=[["chmod", "+x", "proj/README.md"]]),
+    c("v2_subdir", git("status", "--porcelain=v2"), cwd="proj/src", setup=DIRTY),
+    c("v2_conflict", git("status", "--porcelain=v2", "-b"),
+      setup=[git("-C", "proj", "checkout", "-q", "-b", "side", "HEAD~1"),
+             ap("proj/README.md", "side\n"), git("-C", "proj", "commit", "-qam", "side"),
+             git("-C", "proj", "checkout", "-q", "main"), ap("proj/README.md", "main\n"),
+             git("-C", "proj", "commit", "-qam", "main"), git("-C", "proj", "merge", "-q", "side")]),
+    c("v3_bad", git("status", "--porcelain=v3")),
+    # -- clean -------------------------------------------------------------------------------
+    c("clean_refused", git("clean"), setup=DIRTY),
+    c("clean_n", git("clean", "-n"), setup=DIRTY),
+    c("clean_nd", git("clean", "-nd"), setup=DIRTY),
+    c("clean_nx", git("clean", "-nx"), setup=DIRTY),
+    c("clean_ndx", git("clean", "-ndx"), setup=DIRTY),
+    c("clean_ndX", git("clean", "-ndX"), setup=DIRTY),
+    c("clean_f", git("clean", "-f"), setup=DIRTY),
+    c("clean_f_status", git("status", "--short", "--ignored"),
+      setup=DIRTY + [git("-C", "proj", "clean", "-f")]),
+    c("clean_fdx", git("clean", "-fdx"), setup=DIRTY),
+    c("clean_fdx_status", git("status", "--short", "--ignored"),
+      setup=DIRTY + [git("-C", "proj", "clean", "-fdx")]),
+    c("clean_q", git("clean", "-fdq"), setup=DIRTY),
+    c("clean_path", git("clean", "-n", "docs"), setup=DIRTY),
+    c("clean_path_dir", git("clean", "-n", "docs/new"), setup=DIRTY),
+    c("clean_subdir", git("clean", "-nd"), cwd="proj/src", setup=DIRTY),
+    c("clean_subdir_up", git("clean", "-nd", ".."), cwd="proj/src", setup=DIRTY),
+    c("clean_x_X", git("clean", "-x", "-X")),
+    c("clean_nothing", git("clean", "-n")),
+]
