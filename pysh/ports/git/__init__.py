@@ -18,7 +18,7 @@ pysh's git (on dulwich). Supported commands:
    merge      config     cat-file   ls-tree    rev-list   describe   shortlog
    remote     merge-base for-each-ref show-ref symbolic-ref update-ref
    name-rev   count-objects gc      prune      repack     fsck       help
-   cherry-pick revert    rebase     reflog     clean
+   cherry-pick revert    rebase     reflog     clean      submodule  worktree
 
 fetch, pull, push and ls-remote need a network: the sandbox has none.
 
@@ -69,6 +69,8 @@ COMMANDS = {
     "remote": "remote:cmd_remote",
     "reflog": "refcmds:cmd_reflog",
     "clean": "clean:cmd_clean",
+    "submodule": "checkouts:cmd_submodule",
+    "worktree": "checkouts:cmd_worktree",
     "cherry-pick": "sequencer:cmd_cherry_pick",
     "revert": "sequencer:cmd_revert",
     "rebase": "sequencer:cmd_rebase",

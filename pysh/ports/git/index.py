@@ -471,6 +471,22 @@ EMPTY_PICK_MORE = {
 }
 
 
+def _editor_comment(repo: Repo, text: str, cleanup: str) -> str:
+    """What git adds below the message it gives the editor: the hint and the status."""
+    from pysh.ports.git.status import compute, long_text
+
+    if cleanup not in ("default", "strip"):
+        return ""
+    hint = ("Please enter the commit message for your changes. Lines starting\n"
+            "with '#' will be ignored, and an empty message aborts the commit.\n\n")
+    st = long_text(repo, compute(repo)).replace("No commits yet", "Initial commit")
+    body = hint + "".join(ln for ln in st.splitlines(keepends=True)  # git: status without hints
+                          if not ln.startswith("  (")).split("\n\nno changes added")[0]
+    lines = ["#\t" + ln[1:] if ln.startswith("\t") else ("# " + ln if ln else "#")
+             for ln in body.rstrip("\n").split("\n")]
+    return ("" if text.endswith("\n") or not text else "\n") + "\n" + "\n".join(lines) + "\n#\n"
+
+
 async def cmd_commit(ctx: Ctx, args: list[str], *, message: str | None = None,
                      author=None, reflog: str | None = None) -> int:
     """git commit. The sequencer calls it as git runs ``git commit`` (a message and author
@@ -600,7 +616,8 @@ async def cmd_commit(ctx: Ctx, args: list[str], *, message: str | None = None,
         from pysh.ports.git.editor import edit
 
         await ctx.flush()
-        message = await edit(ctx, repo, message if message is not None else (template or ""))
+        text = message if message is not None else (template or "")
+        message = await edit(ctx, repo, text + _editor_comment(repo, text, cleanup))
     if message is None:
         message = ""
     if cleanup == "default":

@@ -57,3 +57,15 @@ CASES = [
     c("clean_x_X", git("clean", "-x", "-X")),
     c("clean_nothing", git("clean", "-n")),
 ]
+
+CASES += [
+    # -- submodule status, worktree list ------------------------------------------------------
+    c("submodule_status", git("submodule", "status")),
+    c("submodule_bare", git("submodule")),
+    c("submodule_status_path", git("submodule", "status", "vendor")),
+    c("submodule_status_subdir", git("submodule", "status"), cwd="proj/src"),
+    c("worktree_list", git("worktree", "list")),
+    c("worktree_list_porcelain", git("worktree", "list", "--porcelain")),
+    c("worktree_list_detached", git("worktree", "list"), cwd="detached"),
+    c("worktree_none", git("worktree")),
+]
