@@ -19,6 +19,7 @@ pysh's git (on dulwich). Supported commands:
    remote     merge-base for-each-ref show-ref symbolic-ref update-ref
    name-rev   count-objects gc      prune      repack     fsck       help
    cherry-pick revert    rebase     reflog     clean      submodule  worktree
+   diff-tree
 
 fetch, pull, push and ls-remote need a network: the sandbox has none.
 
@@ -69,6 +70,7 @@ COMMANDS = {
     "remote": "remote:cmd_remote",
     "reflog": "refcmds:cmd_reflog",
     "clean": "clean:cmd_clean",
+    "diff-tree": "history:cmd_diff_tree",
     "submodule": "checkouts:cmd_submodule",
     "worktree": "checkouts:cmd_worktree",
     "cherry-pick": "sequencer:cmd_cherry_pick",

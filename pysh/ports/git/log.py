@@ -650,6 +650,7 @@ class LogOptions:
         self.reverse = False
         self.first_parent = False
         self.merges: bool | None = None
+        self.parents_range: list[int | None] = [None, None]  # --min-parents, --max-parents
         self.since: int | None = None
         self.until: int | None = None
         self.authors: list[str] = []
@@ -768,6 +769,10 @@ def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
             o.merges = True
         elif a == "--no-merges":
             o.merges = False
+        elif a.startswith(("--max-parents=", "--min-parents=")) and a.split("=", 1)[1].isdigit():
+            o.parents_range[a.startswith("--max")] = int(a.split("=", 1)[1])
+        elif a in ("--no-max-parents", "--no-min-parents"):
+            o.parents_range[a == "--no-max-parents"] = None
         elif a.startswith("--since") or a.startswith("--after"):
             v = val()
             d = parse_date(v)
@@ -874,6 +879,9 @@ def _commit_matches(o: LogOptions, c: Commit, author_rx, committer_rx, grep_rx) 
     if o.merges is True and len(c.parents) < 2:
         return False
     if o.merges is False and len(c.parents) > 1:
+        return False
+    lo, hi = o.parents_range
+    if (lo is not None and len(c.parents) < lo) or (hi is not None and len(c.parents) > hi):
         return False
     if o.since is not None and c.commit_time < o.since:
         return False

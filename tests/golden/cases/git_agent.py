@@ -69,3 +69,31 @@ CASES += [
     c("worktree_list_detached", git("worktree", "list"), cwd="detached"),
     c("worktree_none", git("worktree")),
 ]
+
+CASES += [
+    # -- diff-tree, rev-list --max-parents/--min-parents ---------------------------------------
+    c("diff_tree", git("diff-tree", "HEAD")),
+    c("diff_tree_r", git("diff-tree", "-r", "HEAD~1")),
+    c("diff_tree_names", git("diff-tree", "--no-commit-id", "--name-only", "-r", "HEAD~2")),
+    c("diff_tree_status", git("diff-tree", "--no-commit-id", "--name-status", "-r", "HEAD~3")),
+    c("diff_tree_stat", git("diff-tree", "--stat", "HEAD~2")),
+    c("diff_tree_p", git("diff-tree", "-p", "HEAD~2")),
+    c("diff_tree_two", git("diff-tree", "HEAD~5", "HEAD")),
+    c("diff_tree_two_r_path", git("diff-tree", "-r", "HEAD~5", "HEAD", "--", "src")),
+    c("diff_tree_merge", git("diff-tree", "HEAD^{/Merge}")),
+    c("diff_tree_s", git("diff-tree", "-s", "HEAD~1")),
+    c("diff_tree_M", git("diff-tree", "-r", "-M", "v0.9", "HEAD")),
+    c("diff_tree_root", git("diff-tree", "--root", "-r", "HEAD~12")),
+    c("rl_max_parents", git("rev-list", "--max-parents=0", "HEAD")),
+    c("rl_min_parents", git("rev-list", "--min-parents=2", "--all")),
+    c("log_max_parents", git("log", "--oneline", "--max-parents=1", "-3")),
+]
+
+CASES += [
+    # -- commits named by their message: REV^{/regex}, :/regex ----------------------------------
+    c("rev_msg_search", git("rev-parse", "HEAD^{/Merge}")),
+    c("rev_msg_search_all", git("log", "--oneline", "-1", ":/feature")),
+    c("rev_msg_search_from", git("show", "-s", "--format=%s", "HEAD~3^{/.}")),
+    c("rev_msg_search_none", git("rev-parse", "HEAD^{/nomatch-xyz}")),
+    c("rev_msg_search_all_none", git("rev-parse", ":/nomatch-xyz")),
+]
