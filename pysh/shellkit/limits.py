@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, fields, replace
 
-import anyio.lowlevel
+from pysh.shellkit.worker import loop_running
 
 QUANTUM = 0.004  # seconds a run may hold the event loop before Budget.pause() yields
 HANDOFF = 0.0001  # seconds a pause gives the GIL away, so other threads get it (Budget.pause)
@@ -108,7 +108,9 @@ class Budget:
         self._interrupted = False
         self.parent: Budget | None = None
         self._scoped_seconds: float | None = None
-        self.yield_at = 0.0
+        # a run starts with a whole quantum: pausing at its first command would cost every
+        # short run the hand-off sleep for nothing
+        self.yield_at = time.monotonic() + QUANTUM
 
     def scoped(self, seconds: float) -> Budget:
         """A child budget with an earlier deadline (``timeout 5 cmd``); counters stay shared.
@@ -125,7 +127,7 @@ class Budget:
         child.parent = self
         child._scoped_seconds = seconds
         child._run_seconds = seconds
-        child.yield_at = 0.0
+        child.yield_at = self.yield_at  # the quantum goes on
         return child
 
     def _root(self) -> Budget:
@@ -159,10 +161,22 @@ class Budget:
         loop, the MCP server): the checkpoint's zero-timeout poll drops the GIL for a
         microsecond, and each such drop restarts a waiting thread's switch-interval clock,
         so a loop that pauses more often than every 5 ms starved them outright. A sleep
-        drops the GIL long enough for a waiter to take it (about 2.5% of a busy loop)."""
-        await anyio.lowlevel.checkpoint()
+        drops the GIL long enough for a waiter to take it (about 2.5% of a busy loop).
+
+        A run its worker drives without an event loop (see :mod:`pysh.shellkit.worker`)
+        has nothing on its thread to yield to (background work would have brought the
+        loop), and the budget's checks see an interrupt: only the sleep is left then."""
+        if loop_running():
+            import anyio.lowlevel
+
+            await anyio.lowlevel.checkpoint()
         time.sleep(HANDOFF)
         self.yield_at = time.monotonic() + QUANTUM
+
+    def postpone(self, seconds: float) -> None:
+        """Move the deadline ``seconds`` later: for start-up work that is not the script's."""
+        if self.deadline is not None:
+            self.deadline += seconds
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (never negative), or None without one."""
