@@ -68,6 +68,7 @@ FILES: dict[str, str] = {
     "bzcat": "pysh.builtins.compress:bzip2_main",
     "rsync": "pysh.builtins.rsync:main",
     "ed": "pysh.builtins.ed:main",
+    "perl": "pysh.builtins.perl:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
