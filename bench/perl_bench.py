@@ -38,7 +38,7 @@ CASES = [
 def make_inputs(root: str, lines: int) -> None:
     r = random.Random(13)
     with open(os.path.join(root, "big.txt"), "w") as f:
-        for i in range(lines):
+        for _ in range(lines):
             f.write(f"{r.choice(WORDS)} {r.randint(0, 999)} {r.random():.3f} "
                     f"{' '.join(r.choice(WORDS) for _ in range(5))}\n")
 

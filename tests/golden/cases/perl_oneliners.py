@@ -4,7 +4,7 @@ CRLF files, a file without a final newline, invalid UTF-8, empty files, JSON, lo
 DATA = """The quick brown fox jumps over the lazy dog
 foo bar baz
 Hello World
-  leading spaces and trailing   
+  leading spaces and trailing\x20\x20\x20
 foo again here
 numbers 42 and 7 and 1000
 UPPER lower MiXeD
