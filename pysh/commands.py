@@ -94,6 +94,7 @@ TEXT: dict[str, str] = {
     "unexpand": "pysh.builtins.expand:unexpand_main",
     "factor": "pysh.builtins.factor:main",
     "csplit": "pysh.builtins.csplit:main",
+    "pr": "pysh.builtins.pr:main",
     "fmt": "pysh.builtins.fmt:main",
     "numfmt": "pysh.builtins.numfmt:main",
     "tsort": "pysh.builtins.tsort:main",
