@@ -101,7 +101,7 @@ def test_ed_growth_is_bounded():
 
 
 @pytest.mark.parametrize("code,what", [
-    ("s/a/b/e", "s///e"),
+    ("s/a/b/ee", "s///ee"),
     ("print `ls`", "backticks"),
     ("system('ls')", "system"),
     ("print <<EOF\nx\nEOF", "here-documents"),

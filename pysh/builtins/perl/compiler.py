@@ -863,7 +863,7 @@ class Compiler:
             pieces = [(x if k == "s" else None, x if k == "v" else None) for k, x in fns]
 
             def interp(f):
-                return "".join(s if fn is None else to_str(fn(f)) for s, fn in pieces)
+                return "".join([s if fn is None else to_str(fn(f)) for s, fn in pieces])
             return interp
 
         def interp_full(f):
@@ -1794,6 +1794,14 @@ class Compiler:
         else:
             repl_text = None
             repl_fn = self.scalar(repl_node)
+        # a replacement of text and $1..$N / $& only is built from the match itself, without
+        # going through the variables (the common s/(..)/<$1>/g is several times faster)
+        parts = _group_template(repl_node)
+        top_group = max((g for _, g in parts or () if g is not None), default=0)
+
+        def rep_parts(m):
+            rt.check()
+            return "".join([t if g is None else (m.group(g) or "") for t, g in parts])
 
         def subst(f):
             s = to_str(get(f))
@@ -1809,7 +1817,8 @@ class Compiler:
                     if n:
                         rt.match, rt.match_subject = seen[-1], s
                 else:
-                    m = rx.search(s)
+                    # the engine directly when the subject is too short to need the deadline
+                    m = rx.search(s) if rx.guard_needed(len(s)) else rx.raw.search(s)
                     if m is None:
                         n = 0
                         new = s
@@ -1817,6 +1826,24 @@ class Compiler:
                         n = 1
                         rt.match, rt.match_subject = m, s
                         new = s[:m.start()] + repl_text + s[m.end():]
+            elif parts is not None and top_group <= rx.raw.groups:
+                if glob:
+                    seen = []
+
+                    def rep_seen(m):
+                        seen.append(m)
+                        return rep_parts(m)
+                    new, n = rx.subn(rep_seen, s)
+                    if n:
+                        rt.match, rt.match_subject = seen[-1], s
+                else:
+                    m = rx.search(s)
+                    n = 0 if m is None else 1
+                    if m is None:
+                        new = s
+                    else:
+                        rt.match, rt.match_subject = m, s
+                        new = s[:m.start()] + rep_parts(m) + s[m.end():]
             else:
                 def rep(m):
                     rt.match, rt.match_subject = m, s
@@ -1865,6 +1892,23 @@ class Compiler:
         count_only = not dst and not delete and not complement
         if count_only:
             table = {ch: ch for ch in src}
+
+        if not complement and not squeeze:
+            # str.translate does the mapping and, deleting every listed character, the count
+            mapping = {ord(ch): r for ch, r in table.items()}
+            listed = dict.fromkeys(mapping)
+
+            def tr_table(f):
+                s = to_str(get(f))
+                n = len(s) - len(s.translate(listed))
+                if ret_new:
+                    return s.translate(mapping)
+                if n and not count_only and put is not None:
+                    new = s.translate(mapping)
+                    if new != s:
+                        put(f, new)
+                return n
+            return tr_table
 
         def tr(f):
             s = to_str(get(f))
@@ -2304,3 +2348,19 @@ def compile_regex(rt: Runtime, text: str, icase: bool, multiline: bool, dotall: 
 
 __all__ = ["Compiler", "Runtime", "Frame", "SCALAR", "LIST", "fmt_float", "sprintf",
            "SprintfError", "time", "Ref"]
+
+
+def _group_template(node) -> list | None:
+    """[(text, None) | (None, group)] of a replacement made of text, $1..$N and $& only."""
+    if node[0] != "interp":
+        return None
+    parts = []
+    for p in node[1]:
+        if p[0] == "str":
+            parts.append((p[1], None))
+        elif p[0] == "scalar_value" and p[1][0] == "scalar" and (
+                p[1][1] == "&" or (p[1][1].isdigit() and p[1][1] != "0")):
+            parts.append((None, 0 if p[1][1] == "&" else int(p[1][1])))
+        else:
+            return None
+    return parts

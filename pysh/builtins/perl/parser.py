@@ -1080,10 +1080,16 @@ class Parser:
             self.pos -= 1
             repl_body, _ = self.delimited(delim)
         flags = self.regex_flags("msixpodualngcre")
-        if "e" in flags:
-            raise self.unsupported("s///e (replacement evaluated as code)")
+        if flags.count("e") > 1:
+            raise self.unsupported("s///ee (the replacement's value evaluated as a string)")
         pat = self.interpolate(pat_body, delim != "'", regex=True)
-        repl = self.interpolate(repl_body, delim != "'")
+        if "e" in flags:  # the replacement is code, run as a block for each match
+            sub = Parser("{" + repl_body + "}", self.lineno(), self.features)
+            repl = ("do_block", sub.block())
+            if not sub.at_end():
+                raise sub.error()
+        else:
+            repl = self.interpolate(repl_body, delim != "'")
         return ("subst", pat, repl, flags)
 
     def trans_op(self, delim: str):

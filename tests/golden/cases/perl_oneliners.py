@@ -373,6 +373,17 @@ CASES = [
     c("nonl_file_l", "-lne", "print \"[$_]\"", "nonl.txt"),
     c("empty_file", "-ne", "print; END { print \"lines: $.\\n\" }", "empty.txt"),
     c("invalid_utf8_passthrough", "-pe", "s/bad/BAD/", "bin.dat"),
+    # -- s///e: the replacement is code (agents' arithmetic and formatting edits)
+    c("subst_e_arith", "-pe", "s/(\\d+)/$1*2/e", "nums.txt"),
+    c("subst_e_global_sprintf", "-pe", "s/(\\d+(?:\\.\\d+)?)/sprintf('%06.2f', $1)/ge",
+      "nums.txt"),
+    c("subst_e_block", "-pe", "s{(\\w+)}{ my $w = ucfirst lc $1; \"<$w>\" }ge", "crlf.txt"),
+    c("subst_e_hash", "-pe", "BEGIN { %m = (foo => 'FOO', bar => 'BAR') } "
+      "s/(\\w+)/exists $m{$1} ? $m{$1} : $1/ge", "data.txt"),
+    c("subst_e_counter", "-pe", "s/^/++$n . ': '/e", "nonl.txt"),
+    c("subst_e_length", "-lpe", "s/(\\S+)/length $1/eg", "bin.dat"),
+    c("subst_e_r", "-le", "$s = 'a1b22'; print $s =~ s/(\\d+)/$1+1/gre; print $s"),
+    c("subst_e_syntax_error", "-pe", "s/x/$1+/e", "nonl.txt"),
     c("syntax_error", "-e", "print 1 +;"),
     c("unbalanced_brace", "-e", "if (1) { print 1"),
     c("multiple_e", "-e", "print 'a';", "-e", "print \"b\\n\""),
