@@ -3,9 +3,11 @@ functions, file handles over the sandbox's FileSystem door, List::Util and POSIX
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import math
 import os
+import re
 import stat as _stat
 import time
 
@@ -50,6 +52,9 @@ def _default(c, arg_nodes: list, i: int = 0):
 
 def compile_func(c, node, want):
     name = node[1]
+    if name == "eof" and node[2] == [("list", [])]:  # eof(): the end of the last file
+        rt = c.rt
+        return _scalar_result(want, lambda f: 1 if rt.argv.eof_all() else "")
     args = _args(c, node)
     fn = _FUNCS.get(name)
     if fn is not None:
@@ -821,8 +826,6 @@ def f_eof(c, args, want):
     if not args:
         return _scalar_result(want, lambda f: 1 if rt.argv.eof_current() else "")
     node = args[0]
-    if node[0] == "list" and not node[1]:  # eof(): the end of all input
-        return _scalar_result(want, lambda f: 1 if rt.argv.eof_all() else "")
     if node[0] == "bareword" and node[1] in ("ARGV",):
         return _scalar_result(want, lambda f: 1 if rt.argv.eof_current() else "")
     if node[0] == "bareword" and node[1] == "STDIN":
@@ -837,6 +840,179 @@ def f_eof(c, args, want):
             return 1 if fh.pos >= len(fh.data) else ""
         return 1
     return _scalar_result(want, eof)
+
+
+def _vpath(s: str) -> str:
+    """A perl string (bytes as latin-1 characters) as the shell's path."""
+    return s.encode("latin-1", "replace").decode("utf-8", "surrogateescape")
+
+
+def _pstr(name: str) -> str:
+    """A file name from the shell as a perl string."""
+    return name.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
+def f_pos(c, args, want):
+    """The end of the last m//g when it matched this value (per match, not per variable)."""
+    a = _default(c, args)
+    rt = c.rt
+
+    def pos(f):
+        g = rt.gpos
+        return g[1] if g is not None and g[0] == to_str(a(f)) else None
+    return _scalar_result(want, pos)
+
+
+def f_stat(c, args, want, follow: bool = True):
+    rt = c.rt
+    a = _default(c, args)
+
+    def st(f):
+        v = a(f)
+        path = v.path if isinstance(v, FileHandle) else _vpath(to_str(v))
+        try:
+            s = rt.fs.stat(path) if follow else rt.fs.lstat(path)
+        except (OSError, TypeError) as e:
+            rt.errno = getattr(e, "errno", None) or 2
+            return [] if want == LIST else ""
+        if want != LIST:
+            return 1
+        return [s.st_dev, s.st_ino, s.st_mode, s.st_nlink, s.st_uid, s.st_gid, s.st_rdev,
+                s.st_size, int(s.st_atime), int(s.st_mtime), int(s.st_ctime),
+                getattr(s, "st_blksize", 4096), getattr(s, "st_blocks", 0)]
+    return st
+
+
+def f_lstat(c, args, want):
+    return f_stat(c, args, want, follow=False)
+
+
+class DirHandle(FileHandle):
+    """opendir's handle: the names left to read."""
+
+    __slots__ = ("names",)
+
+
+def f_opendir(c, args, want):
+    if len(args) != 2:
+        raise Unsupported("opendir without a handle and a directory")
+    _, put = _fh_target(c, args[0])
+    path = c.scalar(args[1])
+    rt = c.rt
+
+    def opendir(f):
+        try:
+            names = rt.fs.listdir(_vpath(to_str(path(f))))
+        except OSError as e:
+            rt.errno = e.errno or 5
+            return 0
+        dh = DirHandle("DIR", "dir")
+        dh.names = [".", ".."] + [_pstr(n) for n in names]
+        put(f, dh)
+        return 1
+    return _scalar_result(want, opendir)
+
+
+def f_readdir(c, args, want):
+    get, _ = _fh_target(c, args[0])
+
+    def readdir(f):
+        dh = get(f)
+        if not isinstance(dh, DirHandle):
+            return [] if want == LIST else None
+        if want == LIST:
+            out, dh.names = dh.names, []
+            return out
+        return dh.names.pop(0) if dh.names else None
+    return readdir
+
+
+def f_closedir(c, args, want):
+    get, _ = _fh_target(c, args[0])
+
+    def closedir(f):
+        dh = get(f)
+        if isinstance(dh, DirHandle):
+            dh.names = []
+            return 1
+        return ""
+    return _scalar_result(want, closedir)
+
+
+def f_glob(c, args, want):
+    """File::Glob's csh-style glob: words split on blanks, {a,b}, ~, * ? [...] per path
+    component (a leading dot matched only by a dot), names sorted ignoring case; a word
+    without wildcards is returned as it is."""
+    a = _default(c, args)
+    rt = c.rt
+
+    def glob(f):
+        out: list[str] = []
+        for word in to_str(a(f)).split():
+            for pat in _braces(word):
+                if pat.startswith("~"):
+                    home = to_str(rt.hashes["ENV"].get("HOME") or "")
+                    pat = home + pat[1:] if pat == "~" or pat.startswith("~/") else pat
+                if not any(ch in pat for ch in "*?["):
+                    out.append(pat)
+                    continue
+                out.extend(sorted(_glob_walk(rt, pat), key=lambda n: (n.lower(), n)))
+        if want == LIST:
+            return out
+        return out[0] if out else None
+    return glob
+
+
+def _braces(word: str) -> list[str]:
+    i = word.find("{")
+    if i < 0:
+        return [word]
+    depth, j, parts, start = 0, i, [], i + 1
+    while j < len(word):
+        ch = word[j]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                parts.append(word[start:j])
+                break
+        elif ch == "," and depth == 1:
+            parts.append(word[start:j])
+            start = j + 1
+        j += 1
+    else:
+        return [word]
+    if len(parts) < 2:
+        return [word[:j + 1] + x for x in _braces(word[j + 1:])]
+    return [x for p in parts for x in _braces(word[:i] + p + word[j + 1:])]
+
+
+def _glob_walk(rt, pat: str) -> list[str]:
+    absolute = pat.startswith("/")
+    found = ["/" if absolute else ""]
+    for part in [p for p in pat.split("/") if p]:
+        nxt = []
+        for base in found:
+            if not any(ch in part for ch in "*?["):
+                cand = base + part
+                if rt.fs.lexists(_vpath(cand)):
+                    nxt.append(cand + "/")
+                continue
+            try:
+                names = rt.fs.listdir(_vpath(base or "."))
+            except OSError:
+                continue
+            m = re.compile(fnmatch.translate(part), re.S).match
+            for n in names:
+                n = _pstr(n)
+                if n.startswith(".") and not part.startswith("."):
+                    continue
+                if m(n):
+                    nxt.append(base + n + "/")
+        found = nxt
+        rt.check()
+    return [p[:-1] for p in found]
 
 
 def f_unlink(c, args, want):
@@ -1336,10 +1512,29 @@ def posix(c, name, args, want):
             r = math.fmod(v, to_num(items[1]))
         elif name == "pow":
             r = math.pow(v, to_num(items[1]))
+        elif name == "strftime":
+            return _strftime(c.rt, items)
         else:
             raise Unsupported(f"POSIX::{name}")
         return r
     return _scalar_result(want, px)
+
+
+def _strftime(rt, items: list) -> str:
+    """POSIX::strftime(fmt, sec, min, hour, mday, mon, year, ...): out-of-range fields carry
+    over (mday 0 is the month's last day before), as perl's mini_mktime does."""
+    import datetime
+
+    from pysh.builtins._fileutil import tzinfo
+    fmt = to_str(items[0]) if items else ""
+    sec, mi, hour, mday, mon, year = ([to_int(v) for v in items[1:7]] + [0] * 6)[:6]
+    y, m = divmod(mon, 12)
+    try:
+        d = datetime.datetime(1900 + year + y, m + 1, 1, tzinfo=tzinfo(rt.shell)) + \
+            datetime.timedelta(days=mday - 1, hours=hour, minutes=mi, seconds=sec)
+        return d.strftime(fmt)
+    except (ValueError, OverflowError):
+        return ""
 
 
 # ---------------------------------------------------------------- readline
@@ -1430,6 +1625,8 @@ _FUNCS = {
     "splice": f_splice, "wantarray": f_wantarray, "die": f_die, "warn": f_warn,
     "exit": f_exit, "open": f_open, "close": f_close, "binmode": f_binmode, "eof": f_eof,
     "unlink": f_unlink, "mkdir": f_mkdir, "rename": f_rename, "sleep": f_sleep,
+    "pos": f_pos, "stat": f_stat, "lstat": f_lstat, "opendir": f_opendir,
+    "readdir": f_readdir, "closedir": f_closedir, "glob": f_glob,
 }
 
 __all__ = ["compile_func", "compile_print", "compile_split", "compile_blockop",

@@ -119,6 +119,7 @@ class Runtime:
         self.srand_called = False
         self.rng = random.Random()
         self.pos: dict[int, int] = {}
+        self.gpos: tuple[str, int] | None = None  # pos(): the last m//g's subject and end
         self.local_stack: list = []
 
     def check(self) -> None:
@@ -1736,9 +1737,11 @@ class Compiler:
                 m = rx.search(s, start)
                 if m is None:
                     rt.pos.pop(key, None)
+                    rt.gpos = None
                     return ""
                 rt.match, rt.match_subject = m, s
                 end = m.end()
+                rt.gpos = (s, end)
                 rt.pos[key] = end if end > m.start() else end + 1
                 rt.pos[(key, "s")] = s
                 return 1

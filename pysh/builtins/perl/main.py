@@ -352,7 +352,8 @@ def parse_switches(argv: list[str]) -> tuple[Options, list[str]]:
                 j += len(digits)
                 o.chomp_l = True
                 o.ors_set = True
-                o.ors = chr(int(digits, 8)) if digits else o.irs  # $\ = $/ (undef after -0777)
+                # $\ = $/ (undef after -0777; "\n\n" in paragraph mode, as perl.c does)
+                o.ors = chr(int(digits, 8)) if digits else ("\n\n" if o.irs == "" else o.irs)
             elif c == "0":
                 m = re.match(r"x[0-9a-fA-F]+|[0-7]*", a[j:])
                 digits = m.group(0)

@@ -35,7 +35,7 @@ NAMED_UNARY = {
     "chop", "chdir", "rmdir", "readline", "close", "undef", "exists", "delete", "each",
     "keys", "values", "shift", "pop", "rand", "srand", "exit", "umask", "localtime",
     "gmtime", "caller", "fc", "lock", "eof", "fileno", "chroot", "readlink", "stat", "lstat",
-    "sleep",
+    "sleep", "pos",
 }
 # list operators: everything to the right, up to a low-precedence and/or/not
 LIST_OPS = {
@@ -854,8 +854,8 @@ class Parser:
         # generic functions
         if w in NAMED_UNARY:
             if self.accept("("):
-                if self.accept(")"):
-                    return ("func", w, [])
+                if self.accept(")"):  # eof() is the end of all input; eof, of this file
+                    return ("func", w, [("list", [])] if w == "eof" else [])
                 arg = self.expr()
                 self.expect(")")
                 return ("func", w, [arg])

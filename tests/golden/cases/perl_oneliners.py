@@ -66,6 +66,8 @@ FILES = {
     "empty.txt": "", "dups.txt": "b\na\nb\nc\na\nb\n",
     "words.txt": "apple banana apple cherry banana apple\ndate\n",
 }
+DIRS = {**FILES, "d/a.txt": "a\n", "d/B.txt": "b\n", "d/c.log": "c\n", "d/.h.txt": "h\n",
+        "d/sub/x.txt": "x\n"}
 SHOW = "; s=$?; echo \"== rc=$s\"; cat"
 
 
@@ -384,6 +386,30 @@ CASES = [
     c("subst_e_length", "-lpe", "s/(\\S+)/length $1/eg", "bin.dat"),
     c("subst_e_r", "-le", "$s = 'a1b22'; print $s =~ s/(\\d+)/$1+1/gre; print $s"),
     c("subst_e_syntax_error", "-pe", "s/x/$1+/e", "nonl.txt"),
+    # -- pos, eof() and eof, paragraph mode with -l, files and directories
+    c("pos_in_while", "-le", "$_ = 'a1b22c333'; while (/\\d+/g) { print pos }"),
+    c("pos_of_var", "-le", "$x = 'abab'; while ($x =~ /b/g) { print pos($x) } "
+      "print defined pos($x) ? 'set' : 'undef'"),
+    c("eof_per_file", "-lne", "print \"$.: $_\" if eof", "dups.txt", "nonl.txt"),
+    c("eof_all_input", "-lne", "print \"$.: $_\" if eof()", "dups.txt", "nonl.txt"),
+    c("paragraph_l", "-00 -lne", "print length", "para.txt"),
+    c("l_then_paragraph", "-l -00 -ne", "print \"<$_>\"", "para.txt"),
+    dict(name="glob_patterns", argv=["perl", "-le", "print join ',', glob 'd/*.txt'; "
+         "print join ',', glob 'd/{a,c}.*'; print join ',', glob 'd/*/*.txt d/none'; "
+         "print join ',', glob 'd/.*.txt'; print scalar(() = glob 'd/*')"], files=DIRS),
+    dict(name="opendir_readdir", argv=["perl", "-le", "opendir(my $d, 'd') or die; "
+         "print join ',', sort grep { !/^\\.\\.?$/ } readdir $d; closedir $d; "
+         "opendir(D, 'nope') or print 'no: ', $! ? 1 : 0"], files=DIRS),
+    dict(name="readdir_scalar", argv=["perl", "-e", "opendir D, 'd/sub'; my @n; "
+         "while (defined(my $e = readdir D)) { push @n, $e } print join(',', sort @n), "
+         "\"\\n\""], files=DIRS),
+    c("stat_fields", "-le", "my @s = stat 'nums.txt'; print scalar(@s), ' ', $s[7]; "
+      "printf \"%o\\n\", $s[2] & 07777; print stat('nope') ? 'y' : 'n'; "
+      "print((lstat 'data.txt')[7])"),
+    c("strftime_fields", "-MPOSIX=strftime -le", "print strftime('%Y-%m-%d %H:%M:%S', 5, 4, 3, 2, "
+      "0, 124); print strftime('%a %d %b %j', 0, 0, 0, 31, 1, 124); "
+      "print strftime('%Y-%m-%d', 0, 0, 0, 0, 12, 99)"),
+    c("strftime_gmtime", "-MPOSIX -le", "print strftime('%Y-%m-%dT%H:%M:%S', gmtime(86400 * 365))"),
     c("syntax_error", "-e", "print 1 +;"),
     c("unbalanced_brace", "-e", "if (1) { print 1"),
     c("multiple_e", "-e", "print 'a';", "-e", "print \"b\\n\""),
