@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pysh.shellkit import BrokenPipe, BytesInput, CaptureOutput, Limits, Mount
+from pysh.shellkit.changes import ApplyResult, Change
 from pysh.shellkit.commands import CommandTarget
 from pysh.shellkit.limits import STATUS_TIMEOUT
 from pysh.shellkit.network import Network
@@ -534,6 +535,51 @@ class Sandbox:
         """The names of every command the registry knows (builtins of the language excluded)."""
         return self._session.registry.names()
 
+    # -- the change set of overlay mounts ------------------------------------------------
+    def _idle(self):
+        """The session's lock, taken: no call runs while the change set is read or written."""
+        self._check_open()
+        return self._lock
+
+    def changes(self) -> list[Change]:
+        """What the overlay mounts change in their host directories: one
+        :class:`pysh.shellkit.changes.Change` per added, modified or deleted path (files,
+        directories, symlinks; mode changes; sizes), sorted by path. Empty without an
+        overlay mount."""
+        with self._idle():
+            return self._ex.changes()
+
+    def diff(self, stat: bool = False) -> str:
+        """The change set as a unified diff in git's format (``diff --git`` headers, blob
+        ids, binary files named as binary), or its ``--stat`` summary. Paths are relative
+        to the workspace (other mounts: the virtual path without its leading '/')."""
+        from pysh import changeset
+
+        with self._idle():
+            changes = self._ex.changes()
+            render = changeset.stat_text if stat else changeset.diff_text
+            return render(self._ex, changes, self._ex.workspace)
+
+    def apply(self, paths: Iterable[str] | None = None) -> ApplyResult:
+        """Write the changes (those at or beneath ``paths``, virtual or relative to the
+        workspace; all for None) to the host directories. Each file is written beside
+        under a temporary name, fsynced and renamed into place (deletions last), so a
+        crash leaves each file old or new. A path whose host entry changed since the
+        sandbox first read it (or appeared meanwhile) is refused: the result lists it in
+        ``conflicts`` with the reason, and it stays a change of the sandbox."""
+        if isinstance(paths, str):
+            paths = [paths]
+        with self._idle():
+            ws = self._ex.workspace
+            chosen = None if paths is None else [
+                p if p.startswith("/") else f"{ws}/{p}".rstrip("/") for p in paths]
+            return self._ex.apply_changes(chosen)
+
+    def discard(self) -> None:
+        """Drop the change set: the overlay mounts show their host directories again."""
+        with self._idle():
+            self._ex.discard_changes()
+
     # -- running ---------------------------------------------------------------------
     def run(self, script: str, *, stdin: str | bytes | None = None, timeout: float | None = None,
             env: Mapping[str, str] | None = None, cwd: str | None = None, args: Iterable[str] = (),
@@ -582,6 +628,19 @@ class Sandbox:
         try:
             self._check_open()
             return await self._ex.acall(fn, *args)
+        finally:
+            self._lock.release()
+
+    async def _between_calls(self, fn, *args):
+        """``fn(*args)`` between calls, on a host thread (the MCP change-set tools: an
+        apply writes host directories the sandbox's own thread may only read)."""
+        import anyio
+
+        while not self._lock.acquire(blocking=False):
+            await anyio.sleep(0.001)
+        try:
+            self._check_open()
+            return await anyio.to_thread.run_sync(fn, *args)
         finally:
             self._lock.release()
 

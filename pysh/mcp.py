@@ -102,8 +102,11 @@ def parse_args(argv):
         o = cli.parse_cli(rest)
     except cli.UsageError as e:
         raise _UsageError(str(e)) from None
-    if o.command is not None or o.file is not None or o.interactive or o.json or o.noexec:
-        raise _UsageError("mcp takes sandbox options only (no script, -c, -i, -n or --json)")
+    if o.command is not None or o.file is not None or o.interactive or o.json or o.noexec \
+            or o.changes or o.apply:
+        raise _UsageError("mcp takes sandbox options only (no script, -c, -i, -n, --json, "
+                          "--changes or --apply: the changes, diff and apply_changes tools "
+                          "do that)")
     if o.timeout is None:
         o.timeout = DEFAULT_TIMEOUT
     return o, http
@@ -223,6 +226,69 @@ def build_server(options, sandbox_factory=None):
             return text_result(f"write_file: {e}\n", True)
         return text_result(f"wrote {len(data)} bytes to {where}\n", False)
 
+    async def between_calls(ctx: Context, fn):
+        sb = sandboxes.get(session_of(ctx))
+        try:
+            return await sb._between_calls(fn, sb)
+        except (FileSystemError, OSError) as e:
+            return text_result(f"[tool error: {getattr(e, 'strerror', None) or e}]\n", True)
+
+    async def changes(ctx: Context) -> CallToolResult:
+        from pysh import changeset
+
+        def fn(sb):
+            return text_result(changeset.json_text(sb._ex.changes()), False)
+
+        return await between_calls(ctx, fn)
+
+    async def diff(ctx: Context, stat: bool = False) -> CallToolResult:
+        from pysh import changeset
+
+        def fn(sb):
+            render = changeset.stat_text if stat else changeset.diff_text
+            text = render(sb._ex, sb._ex.changes(), sb.workspace)
+            return text_result(_json_safe(text) or "(no changes)\n", False)
+
+        return await between_calls(ctx, fn)
+
+    async def apply_changes(ctx: Context, paths: list[str] | None = None) -> CallToolResult:
+        def fn(sb):
+            ws = sb.workspace
+            chosen = None if paths is None else [
+                p if p.startswith("/") else f"{ws}/{p}".rstrip("/") for p in paths]
+            r = sb._ex.apply_changes(chosen)
+            lines = [f"applied {p}" for p in r.applied]
+            lines += [f"conflict {p}: {why}" for p, why in r.conflicts]
+            return text_result("\n".join(lines or ["(no changes)"]) + "\n", bool(r.conflicts))
+
+        return await between_calls(ctx, fn)
+
+    async def discard_changes(ctx: Context) -> CallToolResult:
+        def fn(sb):
+            sb._ex.discard_changes()
+            return text_result("discarded\n", False)
+
+        return await between_calls(ctx, fn)
+
+    if options.overlay or any(k == "overlay" for *_, k in options.mounts):
+        ro = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+        server.add_tool(changes, name="changes", annotations=ro,
+                        description="List what the session changed in the overlaid workspace "
+                                    "(JSON: path, status added/modified/deleted, kind, sizes, "
+                                    "modes, symlink targets). The host directory is untouched "
+                                    "until apply_changes.")
+        server.add_tool(diff, name="diff", annotations=ro,
+                        description="The session's changes as a unified diff in git's format "
+                                    "(stat=true: the --stat summary).")
+        server.add_tool(apply_changes, name="apply_changes",
+                        annotations=ToolAnnotations(destructive_hint=True, open_world_hint=False),
+                        description="Write the session's changes (all, or those at or beneath "
+                                    "`paths`) to the host directory. A file changed on the host "
+                                    "since the session read it is refused as a conflict.")
+        server.add_tool(discard_changes, name="discard_changes",
+                        annotations=ToolAnnotations(destructive_hint=True, open_world_hint=False),
+                        description="Drop every change of the session: the workspace shows the "
+                                    "host directory again.")
     server.add_tool(bash, name="bash", description=TOOL_DESCRIPTION,
                     annotations=ToolAnnotations(title="Run bash in the sandbox", open_world_hint=False))
     server.add_tool(read_file, name="read_file",
