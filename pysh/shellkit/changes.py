@@ -31,7 +31,7 @@ _FILE_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _CHUNK = 1 << 16
 
 
-@dataclass
+@dataclass(slots=True)
 class Change:
     """One changed path of an overlay mount.
 
@@ -310,10 +310,13 @@ def apply(layer: Layer, lower_root: int, changes: list[Change]) -> ApplyResult:
         try:
             dirs_first = [c for c in changes if c.status != "deleted" and c.kind == "dir"]
             entries = [c for c in changes if c.status != "deleted" and c.kind != "dir"]
-            # deletions last, the deepest first (a directory after what it held)
+            # deletions last, the deepest first (a directory after what it held); a
+            # directory turned into a file or a link once its entries are gone
             deletions = sorted((c for c in changes if c.status == "deleted"),
                                key=lambda c: c.rel.count("/"), reverse=True)
-            for group in (dirs_first, entries, deletions):
+            over_dirs = [c for c in entries if c.old_kind == "dir"]
+            entries = [c for c in entries if c.old_kind != "dir"]
+            for group in (dirs_first, entries, deletions, over_dirs):
                 for c in group:
                     try:
                         _apply_one(layer, upper_root, lower_root, c)

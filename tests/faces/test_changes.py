@@ -195,3 +195,22 @@ def test_mcp_change_set_tools(tmp_path):
     assert one == "applied /batch/made\n"
     assert (lower / "made").read_bytes() == b"new\n" and (lower / "gone.txt").exists()
     assert "gone.txt" in after and "made" in after
+
+
+def test_apply_of_type_changes(tmp_path):
+    lower = tmp_path / "lower"
+    (lower / "d").mkdir(parents=True)
+    (lower / "e").mkdir()
+    (lower / "d" / "x").write_bytes(b"x\n")
+    (lower / "f").write_bytes(b"f\n")
+    with pysh.Sandbox(str(lower), overlay=True) as sb:
+        sb.run("rm -r d; echo now-a-file > d; rm f; mkdir -p f/g; echo in > f/g/h; rmdir e; "
+               "ln -s d e")
+        assert [(c.path, c.status, c.old_kind, c.kind) for c in sb.changes()] == [
+            ("/batch/d", "modified", "dir", "file"), ("/batch/d/x", "deleted", "file", "file"),
+            ("/batch/e", "modified", "dir", "symlink"), ("/batch/f", "modified", "file", "dir"),
+            ("/batch/f/g", "added", None, "dir"), ("/batch/f/g/h", "added", None, "file")]
+        assert sb.apply().conflicts == []
+        assert sb.changes() == []
+    assert (lower / "d").read_bytes() == b"now-a-file\n" and os.readlink(lower / "e") == "d"
+    assert (lower / "f" / "g" / "h").read_bytes() == b"in\n"
