@@ -577,10 +577,14 @@ class Sandbox:
         if isinstance(paths, str):
             paths = [paths]
         with self._idle():
-            ws = self._ex.workspace
-            chosen = None if paths is None else [
-                p if p.startswith("/") else f"{ws}/{p}".rstrip("/") for p in paths]
-            return self._ex.apply_changes(chosen)
+            return self._ex.apply_changes(self._virtual_paths(paths))
+
+    def _virtual_paths(self, paths: Iterable[str] | None) -> list[str] | None:
+        """``paths`` as virtual paths (a relative one is taken in the workspace)."""
+        if paths is None:
+            return None
+        ws = self._ex.workspace
+        return [p if p.startswith("/") else f"{ws}/{p}".rstrip("/") for p in paths]
 
     def discard(self) -> None:
         """Drop the change set: the overlay mounts show their host directories again."""

@@ -292,10 +292,7 @@ def build_server(options, sandbox_factory=None):
 
     async def apply_changes(ctx: Context, paths: list[str] | None = None) -> CallToolResult:
         def fn(sb):
-            ws = sb.workspace
-            chosen = None if paths is None else [
-                p if p.startswith("/") else f"{ws}/{p}".rstrip("/") for p in paths]
-            r = sb._ex.apply_changes(chosen)
+            r = sb._ex.apply_changes(sb._virtual_paths(paths))
             lines = [f"applied {p}" for p in r.applied]
             lines += [f"conflict {p}: {why}" for p, why in r.conflicts]
             return text_result("\n".join(lines or ["(no changes)"]) + "\n", bool(r.conflicts))
