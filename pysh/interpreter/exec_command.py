@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from pysh.interpreter.filesystems import MountedFileSystem
 from pysh.shellkit import (
@@ -32,10 +33,12 @@ from pysh.shellkit import (
     Shell,
     landlock,
 )
-from pysh.shellkit import changes as changeset
-from pysh.shellkit.network import Network
 from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
 from pysh.shellkit.worker import Worker, unrestricted
+
+if TYPE_CHECKING:  # a policy is built by the embedder: its module loads only then
+    from pysh.shellkit import changes as changeset
+    from pysh.shellkit.network import Network
 
 TEMP_PREFIX = "swiftbash-"
 WORKSPACE_PREFIX = "pysh-workspace-"
@@ -216,6 +219,8 @@ class ExecCommand:
 
     def changes(self) -> list[changeset.Change]:
         """What every overlay mount changes in its host directory, sorted by path."""
+        from pysh.shellkit import changes as changeset
+
         out = []
         for m, layer in self._overlays():
             out += changeset.scan(layer, self.table.root_fd(m), m.virtual)
@@ -223,6 +228,8 @@ class ExecCommand:
 
     def change_content(self, change: changeset.Change, new: bool) -> bytes:
         """One side of a file change: the host's (``new`` False) or the sandbox's."""
+        from pysh.shellkit import changes as changeset
+
         for m, layer in self._overlays():
             if m.virtual == change.mount:
                 return changeset.read_side(layer, self.table.root_fd(m), change, new)
@@ -230,6 +237,8 @@ class ExecCommand:
 
     def apply_changes(self, paths: Iterable[str] | None = None) -> changeset.ApplyResult:
         """Write the changes at or beneath ``paths`` (virtual; all for None) to the host."""
+        from pysh.shellkit import changes as changeset
+
         result = changeset.ApplyResult([], [])
         for m, layer in self._overlays():
             chosen = changeset.selected(changeset.scan(layer, self.table.root_fd(m), m.virtual),
@@ -241,6 +250,8 @@ class ExecCommand:
 
     def discard_changes(self) -> None:
         """Drop every overlay mount's changes: the sandbox sees its host directories again."""
+        from pysh.shellkit import changes as changeset
+
         for _, layer in self._overlays():
             changeset.discard(layer)
 
