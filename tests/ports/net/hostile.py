@@ -5,7 +5,8 @@ enforced) then fails its test instead of the suite. The child starts its own tes
 server, reads a JSON spec on stdin and prints one JSON result line::
 
     {"script": bash source with {base} for the server's URL, "allow": [prefixes with {base}],
-     "limits": {...}, "network": {max_bytes, timeout, methods}, "timeout": seconds | null}
+     "limits": {...}, "network": {max_bytes, timeout, methods}, "timeout": seconds | null,
+     "ws": a host workspace (default: an ephemeral one)}
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import time
 
 def run_hostile(script: str, *, allow=("{base}/",), limits: dict | None = None,
                 network: dict | None = None, timeout: float | None = None,
-                kill_after: float = 60.0) -> dict:
+                kill_after: float = 60.0, ws: str | None = None) -> dict:
     spec = {"script": script, "allow": list(allow), "limits": limits or {},
-            "network": network or {}, "timeout": timeout}
+            "network": network or {}, "timeout": timeout, "ws": ws}
     t0 = time.monotonic()
     p = subprocess.run([sys.executable, "-m", "tests.ports.net.hostile"],
                        input=json.dumps(spec).encode(), capture_output=True, timeout=kill_after)
@@ -40,7 +41,7 @@ def main() -> int:
     with Server() as s:
         fill = lambda text: text.replace("{base}", s.base)  # noqa: E731
         net = Network([fill(a) for a in spec["allow"]], **spec["network"])
-        with Sandbox(network=net, limits=Limits(**spec["limits"])) as sb:
+        with Sandbox(spec.get("ws"), network=net, limits=Limits(**spec["limits"])) as sb:
             t = time.monotonic()
             r = sb.run(fill(spec["script"]), timeout=spec["timeout"])
             run_time = time.monotonic() - t
