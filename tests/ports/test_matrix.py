@@ -17,6 +17,7 @@ out failed.
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import tempfile
@@ -133,6 +134,7 @@ WRITE_DIRS = {"dotdot": "../../../../../../../../{outside}", "host-spelling": "{
               "via-sibling": "a/b/c/tosib/escd", "proc-root": "/proc/self/root{outside}"}
 
 PYTHON = """python3 - <<'EOF'
+import errno
 import os
 ways = {ways!r}
 for label, p in ways.items():
@@ -307,3 +309,37 @@ def test_every_port_against_every_way_out(planted):
     py_ok = {c for c in python if got[c][0].startswith("OK")}
     assert py_ok - {"read hl", "read race", "list race", "write race", "list host-dir",
                     "write host-dir", *(f"read {w}" for w in plain)} == set()
+
+
+def test_both_doors_refuse_each_way_out_alike(planted):
+    """Door A (FileSystem) and door B (resolve) give the same errno for every way out of
+    the matrix (the FIFO is left to the child run above: a regression there would hang)."""
+    from pysh.interpreter import ExecCommand
+    from pysh.shellkit import FileSystemError
+
+    def errno_of(fn, *args, **kw) -> int:
+        try:
+            fn(*args, **kw)
+        except FileSystemError as e:
+            return e.errno
+        return 0
+
+    tree = planted
+    names = {"outside": tree.outside, "canary": CANARY}
+    with ExecCommand(tree.ws) as ex:
+        fs, shell = ex.shell.fs, ex.shell
+        for label, path in WAYS_OUT.items():
+            if label.startswith(("script-", "fifo")):
+                continue
+            p = path.format(**names)
+            a, b = errno_of(fs.read_bytes, p), errno_of(shell.resolve, p)
+            assert a != 0 and (a == b or (a, b) == (errno.EISDIR, 0)), (label, a, b)
+            w = p + "/new.txt" if label in ("host-dir", "planted-dir") else p
+            a, b = errno_of(fs.write_bytes, w, b"x"), errno_of(shell.resolve, w, write=True)
+            assert a != 0 and a == b, (label, a, b)
+        for label, path in WRITE_FILES.items():
+            if label in ("fifo", "race"):
+                continue
+            p = path.format(**names)
+            a, b = errno_of(fs.write_bytes, p, b"x"), errno_of(shell.resolve, p, write=True)
+            assert a != 0 and a == b, (label, a, b)
