@@ -99,6 +99,7 @@ ln -s {outside}/secret.txt sm_abs
 ln -s s/t/up/../outside-{canary}/secret.txt sm_chain
 ln -s a/b/c/tosib/esc sm_via
 cp -a out_abs sm_copied; cp -P chain_b sm_copied2; ln out_rel sm_hard; mv out_file sm_moved
+rsync -a dir/ sm_rsync/; cp -a dir sm_cpdir; mkdir sm_tar; tar -cf /tmp/d.tar dir; tar -xf /tmp/d.tar -C sm_tar
 """
 
 # {t}: a file under attack, {d}: a directory under attack.
@@ -266,7 +267,9 @@ def test_every_port_against_every_way_out(planted):
     with open(os.path.join(tree.outside, "hlsrc.txt")) as f:
         assert f.read() == HARDLINKED
     made = {rel for rel in host_links(tree.ws) if rel.startswith(("s/", "sm_"))}
-    assert made == {"s/t/up", "sm_chain", "sm_via"}  # the others were refused
+    # the others were refused; copies of dir/ keep its link in (up) and lose the one out
+    assert made == {"s/t/up", "sm_chain", "sm_via", "sm_rsync/up", "sm_cpdir/up",
+                    "sm_tar/dir/up"}
     assert [rel for rel in made if not points_inside(tree.ws, rel)] == []
     assert "Traceback" not in r["stderr"] and "internal error" not in r["stderr"]
     got = cells(r["stdout"])
