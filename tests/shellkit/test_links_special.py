@@ -217,8 +217,8 @@ def test_a_directory_swapped_for_a_link_while_links_are_made_in_it(instance, tre
             try:
                 fs.symlink("../../../file.txt", f"/batch/a/b/c/mk{i}")
                 made += 1
-            except FileSystemError as e:
-                assert e.errno in (errno.EPERM, errno.ENOENT), e
+            except FileSystemError as e:  # ENOTDIR: c was a link when opened, a dir when read
+                assert e.errno in (errno.EPERM, errno.ENOENT, errno.ENOTDIR), e
     finally:
         stop.set()
         t.join()
