@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 CANARY = "CANARY" + uuid.uuid4().hex[:10]
 RUN_TIMEOUT = 1.0
-SLACK = 1.5  # a run may overrun its deadline by this much (a loaded machine) before it fails
+SLACK = 10.0  # a run may overrun its deadline this much (a loaded 2-core CI box) before it fails
 
 BUILTINS = [":", "true", "false", "echo", "printf", "read", "test", "[", "declare", "local",
             "export", "unset", "shift", "set", "shopt", "eval", "source", ".", "trap", "kill",
