@@ -326,12 +326,12 @@ class Expander:
                 out.append(plan[1])
                 continue
             if kind == _DQ_PARAM:
-                v = self.get_param_value(plan[1])
+                v = self._param_fast(plan[1])
                 if v is not None:
                     out.append(v)
                     continue
             elif kind == _PARAM:
-                v = self.get_param_value(plan[1])
+                v = self._param_fast(plan[1])
                 if v is not None and v and not _needs_split_or_glob(v, self.ifs()):
                     out.append(v)
                     continue
@@ -349,6 +349,15 @@ class Expander:
         self.decl_assigns = decl or {}
         return out
 
+    def _param_fast(self, name: str) -> str | None:
+        """A plan's one parameter, or None to take the full expansion, which looks it up
+        again: the warning of a nameref cycle met here is then said once, not twice."""
+        n = len(self.deferred_diags)
+        v = self.get_param_value(name)
+        if v is None:
+            del self.deferred_diags[n:]
+        return v
+
     async def expand_word(self, word: A.Word) -> str:
         """Expansion to one string, no splitting or globbing (assignments, here-strings)."""
         plan = word.run
@@ -358,7 +367,7 @@ class Expander:
         if kind == _LIT or kind == _LIT_GLOB:
             return plan[1]
         if kind == _PARAM or kind == _DQ_PARAM:
-            v = self.get_param_value(plan[1])
+            v = self._param_fast(plan[1])
             if v is not None:
                 return v
         elif kind == _ARITH:

@@ -1114,6 +1114,8 @@ class Interp(Expander):
             finally:
                 if len(self.procsub_fds) > mark:  # x=<(cmd): closed when the line is done
                     self.close_procsubs(mark)
+                if self.deferred_diags:  # x=$a with a circular a
+                    await self._flush_diags()
         argv = await self.expand_words(words)
         if self.deferred_diags:  # warnings of the expansions (a circular nameref)
             await self._flush_diags()

@@ -14,6 +14,9 @@ CASES = [
     # nameref cycles: a warning, an empty value; an assignment gives up the line
     case("nameref-cycle-read", r"""declare -n a=b b=a; echo "[$a]"; echo st=$?
 declare -n c=d d=e e=c; echo "[$c]"; declare -p a b"""),
+    # once for each expansion, also where a plan's quick lookup came first
+    case("nameref-cycle-once", r"""declare -n a=b b=a; echo $a; echo "$a"; x=$a; echo ${a}; : ${a:-x}
+x=$a y="$a"; local z=$a; f() { local y=$a; }; f; y=($a); declare w=$a"""),
     case("nameref-cycle-assign", r"""declare -n a=b b=a; read a <<< x; echo st=$?
 printf -v a x; echo st=$?"""),
     case("nameref-cycle-assign-line", r"""declare -n a=b b=a; a=5; echo never"""),
