@@ -35,7 +35,8 @@ SCRIPTS = [
      'n=0; for x in "${w[@]}"; do case $x in *.md|README*) ;; word*7.txt) n=$((n+1));; '
      '*) ;; esac; done; echo $n'),
     ("extglob case over 10,000 words",
-     'shopt -s extglob; n=0; for x in "${w[@]}"; do case $x in @(foo|bar)*) ;; '
+     # extglob is on before the line holding the pattern is read, as bash requires
+     'shopt -s extglob\nn=0; for x in "${w[@]}"; do case $x in @(foo|bar)*) ;; '
      'word+([0-9])7.txt) n=$((n+1));; esac; done; echo $n'),
 ]
 

@@ -309,15 +309,68 @@ def _low(bits: int) -> int:
     return (bits & -bits).bit_length() - 1
 
 
-class Ext:
-    """Any pattern, extglob included, by position-set simulation (see the module doc)."""
+_MAX_BRANCHES = 64  # ways the alternatives of a pattern may combine, for the regex path
 
-    __slots__ = ("elems", "flags", "_rev")
+
+def _fixed(alt: list[tuple]) -> str | None:
+    """The regex source of an alternative of literals, ``?`` and brackets, else None."""
+    if any(e[0] not in ("lit", "one", "set") for e in alt):
+        return None
+    return "".join(_source(e) for e in alt)
+
+
+def _width(alt: list[tuple]) -> int:
+    return sum(len(e[1]) if e[0] == "lit" else 1 for e in alt)
+
+
+def _linear_regex(elems: list[tuple]) -> str | None:
+    """A regex source for a full match of ``elems`` when backtracking cannot blow up on
+    it, else None. It may hold one unbounded repeat (a star, or ``*(x)``/``+(x)`` of one
+    fixed-length alternative) and alternatives of fixed-length text whose combinations
+    are few: a full match then tries each combination with each length of the one repeat,
+    linear in the subject (``@(foo|bar)*``, ``word+([0-9]).txt``, ``?(-)+([0-9])``)."""
+    out = []
+    repeats = 0
+    branches = 1
+    for e in elems:
+        k = e[0]
+        if k == "star":
+            repeats += 1
+            out.append(".*")
+        elif k != "ext":
+            out.append(_source(e))
+        else:
+            op, alts = e[1], e[2]
+            srcs = [_fixed(a) for a in alts]
+            if op == "!" or None in srcs:
+                return None
+            if op in "*+":
+                if len({_width(a) for a in alts}) != 1:
+                    return None  # +(a|aa): the ways to split a run multiply
+                # alternatives of one width end at the same place: trying a second one
+                # where one matched cannot help (atomic), so *([a-z]|a) stays linear
+                repeats += 1
+                out.append("(?>" + "|".join(srcs) + ")" + op)
+            else:
+                branches *= len(srcs) + (op == "?")
+                out.append("(?:" + "|".join(srcs) + ")" + ("?" if op == "?" else ""))
+        if repeats > 1 or branches > _MAX_BRANCHES:
+            return None
+    return "".join(out)
+
+
+class Ext:
+    """Any pattern, extglob included, by position-set simulation (see the module doc).
+    A full match of a simple one (:func:`_linear_regex`) is one regex call."""
+
+    __slots__ = ("elems", "flags", "_rev", "_full")
 
     def __init__(self, elems: list[tuple], flags: int):
         self.elems = _prepare(elems)
         self.flags = flags
         self._rev: Ext | None = None
+        src = _linear_regex(elems)
+        self._full = None if src is None else re.compile(src, flags).fullmatch
 
     def _reversed(self) -> Ext:
         if self._rev is None:
@@ -329,6 +382,8 @@ class Ext:
         return run.seq(self.elems, 1 << start)
 
     def fullmatch(self, s: str, budget=None) -> bool:
+        if self._full is not None:
+            return self._full(s) is not None
         return bool(self._ends(s, 0, budget) >> len(s) & 1)
 
     def prefix(self, s: str, longest: bool, budget=None) -> int:

@@ -27,6 +27,10 @@ CASES: dict[str, tuple[Case, int | None, str | None]] = {
     "case-extglob": (Case("shopt -s extglob\n" + A40
                           + "case $x in *(a|a)b) echo m;; *) echo no;; esac"), 0, "no\n"),
     "cond-extglob": (Case(A40 + "[[ $x == *(a|a)b ]]; echo $?"), 0, "1\n"),
+    # one repeat of overlapping one-character alternatives: the full match's regex path
+    # (an atomic group), exponential for a plain backtracking regex
+    "cond-extglob-overlap": (Case(A3000 + "[[ $x == *([a-z]|a)b ]]; echo $?; "
+                                  "[[ ${x}b == +([a-z]|a)b ]]; echo $?"), 0, "1\n0\n"),
     "cond-extglob-3000": (Case(A3000 + "[[ $x == +(a|aa)b ]]; echo $?; "
                                "[[ ${x}b == +(a|aa)b ]]; echo $?"), 0, "1\n0\n"),
     "glob-long-name": (Case(f"echo {SIX}; echo {SIX[:-1]}a | wc -c",
