@@ -16,7 +16,7 @@ import fnmatch
 import os
 import stat as _stat
 
-from pysh.shellkit.errors import FileSystemError
+from pysh.shellkit.errors import FileSystemError, WriteError
 from pysh.shellkit.options import OptionError, parse_options
 from pysh.shellkit.regex import RegexError, compile_fixed, compile_perl, compile_posix
 from pysh.shellkit.text import decode, encode
@@ -1119,6 +1119,14 @@ async def _read_patterns(shell, sources, o: Options) -> list[str] | None:
 
 
 async def main(shell, argv: list[str]) -> int:
+    try:
+        return await _main(shell, argv)
+    except WriteError as e:  # grep's own words for a failed write (disk full, EIO...)
+        await shell.stderr.write(encode(f"grep: {e}\n"))
+        return 2
+
+
+async def _main(shell, argv: list[str]) -> int:
     try:
         o, operands, sources = parse_args(shell, argv)
     except _Usage as u:

@@ -38,7 +38,7 @@ from pysh.builtins._fileutil import (
 )
 from pysh.builtins._fileutil import lstat as xlstat
 from pysh.builtins._fileutil import stat as xstat
-from pysh.shellkit import FileSystemError
+from pysh.shellkit import FileSystemError, WriteError
 from pysh.shellkit.text import encode
 
 PROG = "ls"
@@ -854,6 +854,14 @@ def total_line(o: Opts, infos: list[Info]) -> str:
 
 # -------------------------------------------------------------------- main
 async def main(shell, argv: list[str]) -> int:
+    try:
+        return await _main(shell, argv)
+    except WriteError as e:  # ls's own words for a failed write (disk full, EIO...)
+        await shell.stderr.write(encode(f"ls: {e}\n"))
+        return 2
+
+
+async def _main(shell, argv: list[str]) -> int:
     try:
         parsed = parse(argv[1:], SHORT, LONG, status=2)
         if await help_or_version(shell, PROG, parsed[0], HELP):

@@ -27,6 +27,7 @@ from pysh.builtins._textutil import (
     usage,
     version_text,
 )
+from pysh.shellkit.errors import WriteError
 from pysh.shellkit.text import decode, encode
 
 HELP = """\
@@ -509,6 +510,15 @@ def _make_keyfunc(key: Key, tab: bytes | None, salt: bytes | None, hard: bytes =
 
 # ------------------------------------------------------------------ main
 async def main(shell, argv: list[str]) -> int:
+    try:
+        return await _main(shell, argv)
+    except WriteError as e:  # sort's own words for a failed write (disk full, EIO...)
+        await shell.stderr.write(
+            encode(f"sort: write failed: 'standard output': {e.strerror}\nsort: write error\n"))
+        return 2
+
+
+async def _main(shell, argv: list[str]) -> int:
     prog = "sort"
     try:
         opts, files = parse_options(argv[1:], "bcCdfghik:mMno:rRsS:t:T:uVz", LONG)

@@ -151,7 +151,9 @@ async def b_printf(interp, argv):
         await interp.diag("printf: usage: printf [-v var] format [arguments]")
         return 2
     fmt, rest = args[0], args[1:]
-    text, errors = printf(fmt, rest, tz=interp.env().get("TZ"))
+    text, errors = printf(fmt, rest, tz=interp.env().get("TZ"),
+                          max_len=interp.budget.limits.max_string_length)
+    interp.budget.check_string(len(text))
     for e in errors:
         await interp.diag(f"printf: {e}")
     if var is not None:

@@ -24,7 +24,7 @@ from pysh.interpreter.state import (
     Var,
     sorted_items,
 )
-from pysh.shellkit import InputStream, decode
+from pysh.shellkit import InputStream, LimitExceeded, decode
 
 _FLAG_BITS = {"a": ARRAY, "A": ASSOC, "i": INTEGER, "l": LOWER, "u": UPPER, "n": NAMEREF,
               "r": READONLY, "t": TRACE, "x": EXPORT}
@@ -697,6 +697,8 @@ async def _read_record(stream: InputStream, delim: str, nchars, exact: bool, raw
         out = bytearray()
         count = 0
         while count < nchars:
+            if len(out) > stream.cap:  # read -N 1000000000 < /dev/zero
+                raise LimitExceeded("string", f"{stream.cap} bytes")
             b = await stream.read_exactly(1)
             if not b:
                 return bytes(out), True
@@ -929,17 +931,20 @@ def _c_string(rec: bytes) -> bytes:
 
 
 async def _all_records(interp, stream, d: bytes, trim: bool) -> list[bytes]:
-    """Every record left on the stream (read in big chunks, bounded by the array limit)."""
+    """Every record left on the stream (read in big chunks, bounded by the array limit and,
+    all together, by the string limit)."""
     budget = interp.budget
     chunks = []
-    lines = 0
+    lines = size = 0
     while True:
         chunk = await stream.read(1 << 20)
         if not chunk:
             break
         chunks.append(chunk)
         lines += chunk.count(d)
+        size += len(chunk)
         budget.check_array(lines)
+        budget.check_string(size)
         budget.check()
     records = b"".join(chunks).split(d)
     tail = records.pop()  # what follows the last delimiter

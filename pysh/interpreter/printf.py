@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from pysh.interpreter.syntax.lexer import canonical_bytes
+from pysh.shellkit import LimitExceeded
 
 _SIMPLE_ESC = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
                "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
@@ -238,11 +239,17 @@ def _parse_float(arg: str, errors: list[str]) -> float:
         return 0.0
 
 
-def printf(fmt: str, args: list[str], now=None, tz: str | None = None) -> tuple[str, list[str]]:
+def printf(fmt: str, args: list[str], now=None, tz: str | None = None,
+           max_len: int | None = None) -> tuple[str, list[str]]:
     """Format like bash's printf; returns (output, error messages). The format is
-    reused while arguments remain."""
+    reused while arguments remain.
+
+    With ``max_len`` (the run's string limit), a width or precision that would pad past it,
+    or an output that grows past it, is the string-limit error before anything is made.
+    """
     errors: list[str] = []
     out: list[str] = []
+    size = counted = 0  # the length of out[:counted], checked at each conversion
     ai = 0
     nargs = len(args)
     first = True
@@ -327,6 +334,12 @@ def printf(fmt: str, args: list[str], now=None, tz: str | None = None) -> tuple[
                     prec = p or "0"
             while j < n and fmt[j] in "hlLjzt":
                 j += 1
+            if max_len is not None:
+                size += sum(map(len, out[counted:]))
+                counted = len(out)
+                if size > max_len or (width and int(width) > max_len) or (
+                        prec is not None and int(prec) > max_len and fmt[j:j + 1] not in "sbqQ"):
+                    raise LimitExceeded("string", f"{max_len} bytes")
             if j < n and fmt[j] == "(":
                 close = fmt.find(")", j)
                 if close < 0 or close + 1 >= n or fmt[close + 1] != "T":

@@ -58,6 +58,7 @@ from pysh.shellkit import (
     Pipe,
     ProcessInfo,
     Shell,
+    WriteError,
     decode,
     encode,
 )
@@ -269,8 +270,8 @@ class Interp(Expander):
         if isinstance(s, OutputStream):
             try:
                 await s.write(data)
-            except BrokenPipe:
-                pass
+            except (BrokenPipe, WriteError):
+                pass  # nowhere left to report to
 
     def prefix(self) -> str:
         if self.interactive and not self.source_depth:
@@ -1123,6 +1124,9 @@ class Interp(Expander):
             return await builtin(self, argv)
         except (ShellError, BrokenPipe, FileSystemError):
             raise
+        except WriteError as e:  # bash: `echo: write error: No space left on device`
+            await self.diag(f"{argv[0]}: {e}")
+            return 1
         except Exception as e:  # noqa: BLE001 - a bug in a builtin must not become a traceback
             await self.diag(f"{argv[0]}: internal error ({type(e).__name__})")
             return 1
@@ -1329,11 +1333,15 @@ class Interp(Expander):
                 red.close()
 
     async def _diag_fds(self, fds, message: str) -> None:
+        await self._write_stderr(fds, self.prefix() + message + "\n")
+
+    @staticmethod
+    async def _write_stderr(fds, text: str) -> None:
         s = fds.get(2)
         if isinstance(s, OutputStream):
             try:
-                await s.write(encode(self.prefix() + message + "\n"))
-            except BrokenPipe:
+                await s.write(encode(text))
+            except (BrokenPipe, WriteError):
                 pass
 
     async def run_registered(self, func, argv: list[str], fds: dict, env: dict) -> int:
@@ -1346,6 +1354,9 @@ class Interp(Expander):
             status = STATUS_SIGPIPE
         except (LimitExceeded, Interrupted, ExitShell, anyio.get_cancelled_exc_class()):
             raise
+        except WriteError as e:  # coreutils: `cat: write error: No space left on device`
+            await self._write_stderr(fds, f"{argv[0]}: {e}\n")
+            status = 1
         except FileSystemError as e:
             await self._diag_fds(fds, f"{argv[0]}: {e}")
             status = 1
@@ -1558,7 +1569,8 @@ class Interp(Expander):
     async def _run_stages(self, node: A.Pipeline) -> int:
         cmds = node.commands
         n = len(cmds)
-        pipes = [Pipe() for _ in range(n - 1)]
+        read_cap = self.budget.limits.max_string_length
+        pipes = [Pipe(read_cap=read_cap) for _ in range(n - 1)]
         statuses = [0] * n
         lastpipe = "lastpipe" in self.shopts and not self.interactive
         stages = []
@@ -1988,7 +2000,7 @@ class Interp(Expander):
         child = self.fork()
         if "inherit_errexit" not in self.shopts:
             child.opts.discard("errexit")
-        cap = CaptureOutput(limit=self.budget.limits.max_string_length)
+        cap = CaptureOutput(limit=self.budget.limits.max_string_length, strict=True)
         old = child.fds.get(1)
         if old is not None:
             old.close()
@@ -2013,7 +2025,7 @@ class Interp(Expander):
         return decode(data).rstrip("\n")
 
     async def process_substitution(self, part: A.ProcSub) -> str:
-        pipe = Pipe()
+        pipe = Pipe(read_cap=self.budget.limits.max_string_length)
         fdnum = 63
         while fdnum in self.fds and fdnum > 10:
             fdnum -= 1

@@ -12,7 +12,7 @@ from pysh.interpreter.builtins_core import BUILTINS
 from pysh.interpreter.errors import ExitShell
 from pysh.interpreter.exec_command import USER, ExecCommand
 from pysh.interpreter.runner import Interp, Session
-from pysh.shellkit import Budget, Interrupted, LimitExceeded
+from pysh.shellkit import Budget, InputStream, Interrupted, LimitExceeded
 
 
 def make_session(ex: ExecCommand) -> Session:
@@ -24,6 +24,10 @@ def make_session(ex: ExecCommand) -> Session:
 def make_interp(session: Session, *, fds: dict, argv0: str = "pysh", args=(),
                 interactive: bool = False) -> Interp:
     session.shell_stdin = fds.get(0)
+    cap = session.root.budget.limits.max_string_length
+    for s in fds.values():
+        if isinstance(s, InputStream):
+            s.cap = cap  # the face's own stdin is read within the run's string limit
     return Interp(session, fds=fds, argv0=argv0, args=list(args), interactive=interactive)
 
 

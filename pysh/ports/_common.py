@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pysh.shellkit import FileSystemError, Shell, encode
+from pysh.shellkit.capped import write_fd
 
 CHUNK = 64 * 1024
 
@@ -233,11 +234,10 @@ def open_write(shell: Shell, vpath: str, *, append: bool = False, exclusive: boo
         return d.open(flags, mode & ~shell.umask)
 
 
-def write_all(fd: int, data: bytes | memoryview) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
+def write_all(fd: int, data: bytes | memoryview, budget) -> None:
+    """Write all of ``data`` to a sandbox file a port opened, within the run's write limits
+    (``budget`` None only for a port's private scratch fd, such as a memfd)."""
+    write_fd(budget, fd, data)
 
 
 # ------------------------------------------------------------- ignore files

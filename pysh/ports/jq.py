@@ -41,7 +41,7 @@ import threading
 
 from pysh.ports import _common
 from pysh.ports._common import Out
-from pysh.shellkit import Shell, decode, encode
+from pysh.shellkit import Shell, WriteError, decode, encode
 
 PROG = "jq"
 VERSION = "jq-1.8.2"
@@ -218,6 +218,14 @@ def _parse_args(argv: list[str]):
 
 async def main(shell: Shell, argv: list[str]) -> int:
     try:
+        return await _main(shell, argv)
+    except WriteError as e:  # jq's own words for a failed write (disk full, EIO...)
+        await shell.stderr.write(encode(f"Error: writing output failed: {e.strerror}\n"))
+        return 2
+
+
+async def _main(shell: Shell, argv: list[str]) -> int:
+    try:
         o, flags = _parse_args(argv)
     except Usage as u:
         msg = str(u)
@@ -346,21 +354,26 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
                 continue
             fds.append(fd)
             import stat as _stat
-            if _stat.S_ISDIR(os.fstat(fd).st_mode):
+            st = os.fstat(fd)
+            if _stat.S_ISDIR(st.st_mode):
                 await err.write(encode(f"jq: error: Could not open file {name}: "
                                        f"{os.strerror(errno.EISDIR)}\n"))
                 input_errors += 1
                 continue
+            # jq's C reader knows no limit: a file past the string limit is refused, and a
+            # device (/dev/zero, /dev/urandom) is read here, bounded, into private scratch.
+            if _stat.S_ISREG(st.st_mode):
+                shell.budget.check_string(st.st_size)
+            else:
+                fd = _scratch_fd(_common.read_file(shell, name))
+                fds.append(fd)
             path = f"/dev/fd/{fd}"
             fnames[path] = name
             inputs.append(path)
         stdin_path = None
         if need_stdin:
-            data = await _read_stdin(shell)
-            mfd = os.memfd_create("jq-stdin", os.MFD_CLOEXEC)
+            mfd = _scratch_fd(await _read_stdin(shell))
             fds.append(mfd)
-            _common.write_all(mfd, data)
-            os.lseek(mfd, 0, os.SEEK_SET)
             stdin_path = f"/dev/fd/{mfd}"
             fnames[stdin_path] = "<stdin>"  # what jq 1.6 reports (1.7+ says null)
             if not files:
@@ -469,6 +482,14 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
         for fd in fds:
             os.close(fd)
         keep.clear()
+
+
+def _scratch_fd(data: bytes) -> int:
+    """A private in-memory file holding ``data`` (read from its start)."""
+    mfd = os.memfd_create("jq-input", os.MFD_CLOEXEC)
+    _common.write_all(mfd, data, None)  # private scratch, not a sandbox file
+    os.lseek(mfd, 0, os.SEEK_SET)
+    return mfd
 
 
 async def _read_stdin(shell: Shell) -> bytes:

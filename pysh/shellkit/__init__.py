@@ -8,7 +8,7 @@ syntax and imports nothing else of pysh.
 
 from pysh.shellkit.commands import CommandFunc, CommandLoadError, CommandRegistry
 from pysh.shellkit.confine import Confinement, Resolved, WalkDir, WalkEntry
-from pysh.shellkit.errors import BrokenPipe, FileSystemError, MountError
+from pysh.shellkit.errors import BrokenPipe, FileSystemError, MountError, WriteError
 from pysh.shellkit.filesystem import DirEntry, FileSystem
 from pysh.shellkit.limits import Budget, Interrupted, LimitExceeded, Limits
 from pysh.shellkit.mounts import Mount, MountTable
@@ -33,5 +33,5 @@ __all__ = [
     "CommandRegistry", "Confinement", "DirEntry", "Executor", "FdInput", "FdOutput",
     "FileInput", "FileOutput", "FileSystem", "FileSystemError", "InputStream", "Interrupted",
     "LimitExceeded", "Limits", "Mount", "MountError", "MountTable", "NullInput", "NullOutput",
-    "OutputStream", "Pipe", "ProcessInfo", "Resolved", "Shell", "WalkDir", "WalkEntry", "decode", "encode",
+    "OutputStream", "Pipe", "ProcessInfo", "Resolved", "Shell", "WalkDir", "WalkEntry", "WriteError", "decode", "encode",
 ]

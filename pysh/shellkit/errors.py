@@ -53,3 +53,21 @@ class MountError(ValueError):
 
 class BrokenPipe(Exception):
     """Raised by a write to a pipe whose reading end is gone (bash: SIGPIPE, status 141)."""
+
+
+class WriteError(OSError):
+    """A write to an output stream failed (ENOSPC on /dev/full, EIO, EFBIG...).
+
+    Built from the errno alone (the host's message would carry a host path):
+    ``str(err)`` is ``write error: <strerror>``, what coreutils and bash print
+    after the command's name.
+    """
+
+    def __init__(self, code: int):
+        super().__init__(code, os.strerror(code))
+
+    def __str__(self) -> str:
+        return f"write error: {self.strerror}"
+
+    def __reduce__(self):
+        return (WriteError, (self.errno,))

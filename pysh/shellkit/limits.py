@@ -188,12 +188,25 @@ class Budget:
         self.written += n
         cap = self.limits.max_total_written
         if cap is not None and self.written > cap:
-            raise LimitExceeded("write", f"{cap} bytes written")
+            raise self.written_error()
+
+    def write_room(self) -> int | None:
+        """Bytes the run may still write (None: no total limit)."""
+        cap = self.limits.max_total_written
+        return None if cap is None else max(0, cap - self._root().written)
+
+    def written_error(self) -> LimitExceeded:
+        return LimitExceeded("write", f"{self.limits.max_total_written} bytes written")
+
+    def file_size_error(self) -> LimitExceeded:
+        return LimitExceeded("file size", f"{self.limits.max_file_size} bytes")
+
+    def string_error(self) -> LimitExceeded:
+        return LimitExceeded("string", f"{self.limits.max_string_length} bytes")
 
     def check_string(self, length: int) -> None:
-        cap = self.limits.max_string_length
-        if length > cap:
-            raise LimitExceeded("string", f"{cap} bytes")
+        if length > self.limits.max_string_length:
+            raise self.string_error()
 
     def check_array(self, size: int) -> None:
         cap = self.limits.max_array_size

@@ -140,8 +140,8 @@ class Shell:
     def fs(self) -> FileSystem:
         """The FileSystem door, with relative paths taken against this shell's cwd."""
         fs = self._fs
-        if fs is None or fs.cwd != self.cwd:
-            fs = self._fs = self._fs_root.at(self.cwd)
+        if fs is None or fs.cwd != self.cwd or fs.budget is not self.budget:
+            fs = self._fs = self._fs_root.at(self.cwd).with_budget(self.budget)
         return fs
 
     def abspath(self, path: str) -> str:

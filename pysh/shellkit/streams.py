@@ -1,6 +1,12 @@
 """Byte streams: what a command's fds 0, 1, 2 (and 3..N) are.
 
 One byte model: pipes, files, here-docs and captures all carry ``bytes``.
+
+Every read that gathers "until something" (all of the input, a line, a record)
+stops past the stream's ``cap`` (the run's ``max_string_length``) with the
+clean string-limit error, and a long read lets the event loop run every
+megabyte, so ``read x < /dev/zero`` neither grows to gigabytes nor outlives
+its deadline, whichever command does the reading.
 Streams are async so that pipeline stages run concurrently on anyio with
 backpressure, and so that ``yes | head -n 1`` ends at once: a write to a
 :class:`Pipe` whose readers are all gone raises :class:`BrokenPipe`.
@@ -16,26 +22,35 @@ chunks; readers buffer.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat as _stat
 from collections.abc import AsyncIterator
 
 import anyio
+import anyio.lowlevel
 
-from pysh.shellkit.errors import BrokenPipe
+from pysh.shellkit.errors import BrokenPipe, WriteError
+from pysh.shellkit.limits import LimitExceeded, Limits
 
 CHUNK = 64 * 1024
 PIPE_CAPACITY = 64 * 1024
+YIELD_BYTES = 1 << 20  # a long read lets the event loop run this often (deadlines, other jobs)
 
 
 # --------------------------------------------------------------------- input
 class InputStream:
     """Buffered async byte reader. Subclasses implement :meth:`_fill`."""
 
+    # Most bytes one read may gather (the run's string limit; set by whoever makes the
+    # stream for a run, else the default limit).
+    cap: int = Limits().max_string_length
+
     def __init__(self) -> None:
         self._buf = bytearray()
         self._eof = False
         self._refs = 1
+        self._unyielded = 0
 
     async def _fill(self) -> bytes:  # next chunk, b"" at EOF
         return b""
@@ -48,13 +63,29 @@ class InputStream:
             self._eof = True
             return False
         self._buf += data
+        await self._pace(len(data))
         return True
 
+    async def _pace(self, n: int) -> None:
+        # A file or /dev/zero never blocks: without this, a cancel scope's deadline
+        # could not fire while the loop reads.
+        self._unyielded += n
+        if self._unyielded >= YIELD_BYTES:
+            self._unyielded = 0
+            await anyio.lowlevel.checkpoint()
+
+    def _too_long(self) -> LimitExceeded:
+        self._buf.clear()
+        return LimitExceeded("string", f"{self.cap} bytes")
+
     async def read(self, n: int = -1) -> bytes:
-        """Up to ``n`` bytes (all that is left when n < 0); b"" at EOF."""
+        """Up to ``n`` bytes (all that is left when n < 0, at most ``cap``); b"" at EOF."""
         if n < 0:
-            while await self._more():
+            cap = self.cap
+            while len(self._buf) <= cap and await self._more():
                 pass
+            if len(self._buf) > cap:
+                raise self._too_long()
             data = bytes(self._buf)
             self._buf.clear()
             return data
@@ -66,8 +97,11 @@ class InputStream:
 
     async def read_exactly(self, n: int) -> bytes:
         """``n`` bytes, or fewer only at EOF."""
-        while len(self._buf) < n and await self._more():
-            pass
+        while len(self._buf) < n:
+            if len(self._buf) > self.cap:
+                raise self._too_long()
+            if not await self._more():
+                break
         data = bytes(self._buf[:n])
         del self._buf[:n]
         return data
@@ -75,6 +109,7 @@ class InputStream:
     async def read_until(self, delim: bytes = b"\n", limit: int = -1) -> bytes:
         """Bytes up to and including ``delim`` (or up to ``limit`` bytes, or to EOF)."""
         start = 0
+        cap = self.cap
         while True:
             i = self._buf.find(delim, start)
             if i >= 0:
@@ -85,6 +120,8 @@ class InputStream:
             if 0 <= limit <= len(self._buf):
                 end = limit
                 break
+            if len(self._buf) > cap:
+                raise self._too_long()
             start = max(0, len(self._buf) - len(delim) + 1)
             if not await self._more():
                 end = len(self._buf)
@@ -102,6 +139,8 @@ class InputStream:
             i = self._buf.find(b"\n")
             while i < 0:
                 start = len(self._buf)
+                if start > self.cap:
+                    raise self._too_long()
                 if not await self._more():
                     if self._buf:
                         data = bytes(self._buf)
@@ -115,6 +154,31 @@ class InputStream:
             for line in chunk.split(b"\n")[:-1]:
                 yield line + b"\n"
 
+    async def line_blocks(self, delim: bytes = b"\n") -> AsyncIterator[bytes]:
+        """Blocks of whole records, each block ending with ``delim`` (the last one may lack
+        it, at EOF): for line-at-a-time tools that work a block at a time. A record longer
+        than ``cap`` raises the string-limit error."""
+        buf = self._buf
+        while True:
+            if not buf and not await self._more():
+                return
+            i = buf.rfind(delim)
+            start = 0
+            while i < 0:
+                if len(buf) > self.cap:
+                    raise self._too_long()
+                start = max(0, len(buf) - len(delim) + 1)
+                if not await self._more():
+                    data = bytes(buf)
+                    buf.clear()
+                    yield data
+                    return
+                i = buf.rfind(delim, start)
+            end = i + len(delim)
+            data = bytes(buf[:end])
+            del buf[:end]
+            yield data
+
     async def chunks(self) -> AsyncIterator[bytes]:
         """Whatever is available, chunk by chunk, until EOF."""
         if self._buf:
@@ -126,6 +190,7 @@ class InputStream:
             if not data:
                 self._eof = True
                 return
+            await self._pace(len(data))
             yield data
 
     def at_eof_buffered(self) -> bool:
@@ -229,6 +294,9 @@ class FileInput(InputStream):
     def __init__(self, f) -> None:
         super().__init__()
         self.file = f
+        budget = getattr(getattr(f, "raw", None), "budget", None)  # a door file's run
+        if budget is not None:
+            self.cap = budget.limits.max_string_length
 
     async def _fill(self) -> bytes:
         try:
@@ -304,6 +372,8 @@ class FdOutput(OutputStream):
             except BlockingIOError:
                 await anyio.sleep(0.001)
                 continue
+            except OSError as e:
+                raise WriteError(e.errno or errno.EIO) from None
             view = view[n:]
 
     def isatty(self) -> bool:
@@ -333,11 +403,17 @@ class FileOutput(OutputStream):
     async def write(self, data: bytes) -> None:
         # Flushed at once: a later reader of the same file (``exec 3>f; echo a >&3;
         # cat f``) must see the bytes, as with a real fd.
-        self.file.write(data)
-        self.file.flush()
+        try:
+            self.file.write(data)
+            self.file.flush()
+        except OSError as e:
+            raise _write_error(e) from None
 
     async def flush(self) -> None:
-        self.file.flush()
+        try:
+            self.file.flush()
+        except OSError as e:
+            raise _write_error(e) from None
 
     def fileno(self) -> int | None:
         try:
@@ -352,17 +428,28 @@ class FileOutput(OutputStream):
             pass
 
 
+def _write_error(e: OSError) -> Exception:
+    if isinstance(e, BrokenPipeError):
+        return BrokenPipe()
+    if isinstance(e, WriteError):
+        return e
+    return WriteError(e.errno or errno.EIO)
+
+
 class CaptureOutput(OutputStream):
     """Collects bytes (command substitution, the API's stdout/stderr) up to an optional cap.
 
-    Past the cap, further bytes are dropped and ``truncated`` is set.
+    Past the cap, further bytes are dropped and ``truncated`` is set; with
+    ``strict`` (a command substitution, whose result is a string) the write
+    raises the string-limit error instead, which stops the writer at once.
     """
 
-    def __init__(self, limit: int | None = None) -> None:
+    def __init__(self, limit: int | None = None, *, strict: bool = False) -> None:
         super().__init__()
         self.data = bytearray()
         self.limit = limit
         self.truncated = False
+        self.strict = strict
 
     async def write(self, data: bytes) -> None:
         self.write_nowait(data)
@@ -371,6 +458,8 @@ class CaptureOutput(OutputStream):
         if self.limit is not None:
             room = self.limit - len(self.data)
             if len(data) > room:
+                if self.strict:
+                    raise LimitExceeded("string", f"{self.limit} bytes")
                 self.truncated = True
                 data = data[: max(room, 0)]
         self.data += data
@@ -388,8 +477,9 @@ class Pipe:
     once every writer has closed and the buffer is drained.
     """
 
-    def __init__(self, capacity: int = PIPE_CAPACITY) -> None:
+    def __init__(self, capacity: int = PIPE_CAPACITY, read_cap: int | None = None) -> None:
         self.capacity = capacity
+        self.read_cap = read_cap  # the readers' cap (None: the default)
         self.buf = bytearray()
         self.writers = 0
         self.readers = 0
@@ -457,6 +547,8 @@ class PipeReader(InputStream):
     def __init__(self, pipe: Pipe) -> None:
         super().__init__()
         self.pipe = pipe
+        if pipe.read_cap is not None:
+            self.cap = pipe.read_cap
 
     async def _fill(self) -> bytes:
         return await self.pipe.get(CHUNK)

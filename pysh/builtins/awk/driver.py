@@ -18,7 +18,7 @@ from pysh.builtins.awk.errors import (
 from pysh.builtins.awk.lexer import unescape_string
 from pysh.builtins.awk.parser import parse
 from pysh.builtins.awk.values import UNINIT, StrNum, looks_numeric, str_to_num, to_num
-from pysh.shellkit import BrokenPipe, FileSystemError
+from pysh.shellkit import BrokenPipe, FileSystemError, WriteError
 from pysh.shellkit.text import decode, encode
 
 PROG = "awk"
@@ -302,6 +302,11 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
     except (AwkSyntaxError, CompileError) as e:
         await _finish_quietly(rt)
         await shell.stderr.write(encode(_syntax_message(src, e)))
+        return 2
+    except WriteError as e:
+        await _finish_quietly(rt)
+        await shell.stderr.write(encode(
+            f"{rt.prefix(None)}fatal: print to \"standard output\" failed: {e.strerror}\n"))
         return 2
     except FileSystemError as e:  # a write through the door failed (disk full, read-only...)
         await _finish_quietly(rt)

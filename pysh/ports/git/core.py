@@ -685,7 +685,7 @@ def write_worktree_file(shell: Shell, top: str, rel: bytes, data: bytes, mode: i
         perm = (0o777 if mode & 0o111 else 0o666) & ~shell.umask
         fd = d.open(os.O_WRONLY | os.O_CREAT | os.O_TRUNC, perm)
         try:
-            _common.write_all(fd, data)
+            _common.write_all(fd, data, shell.budget)
             return os.fstat(fd)
         finally:
             os.close(fd)
@@ -740,7 +740,7 @@ def write_file_atomic(shell: Shell, vpath: str, data: bytes) -> None:
         except OSError as e:
             raise fatal(f"could not write {vpath}: {os.strerror(e.errno or errno.EIO)}") from None
         try:
-            _common.write_all(fd, data)
+            _common.write_all(fd, data, shell.budget)
         finally:
             os.close(fd)
         os.rename(lock, d.name, src_dir_fd=d.fd, dst_dir_fd=d.fd)
@@ -1270,7 +1270,7 @@ def append_reflog(repo: Repo, ref: bytes, old: bytes | None, new: bytes, msg: st
     except (OSError, GitExit):
         return
     try:
-        _common.write_all(fd, line)
+        _common.write_all(fd, line, repo.shell.budget)
     finally:
         os.close(fd)
 

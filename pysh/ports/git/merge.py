@@ -323,7 +323,7 @@ def _write_new(repo: Repo, name: str, data: bytes) -> None:
 
     fd = _common.open_write(repo.shell, vp)
     try:
-        _common.write_all(fd, data)
+        _common.write_all(fd, data, repo.shell.budget)
     finally:
         os.close(fd)
 

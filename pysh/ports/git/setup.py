@@ -50,7 +50,7 @@ BRANCH_HINT = (
 def _write_new(shell, vpath: str, data: bytes) -> None:
     fd = _common.open_write(shell, vpath)
     try:
-        _common.write_all(fd, data)
+        _common.write_all(fd, data, shell.budget)
     finally:
         import os
 
