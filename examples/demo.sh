@@ -45,6 +45,5 @@ cd ..
 
 echo "== the host stays out of reach"
 cat /etc/passwd || echo "(status $?: /etc/passwd does not exist in the sandbox)"
-ln -s /etc escape
-cat escape/passwd || echo "(status $?: the symlink out is refused)"
+ln -s /etc escape || echo "(status $?: a symlink out of the sandbox is never made)"
 cd /tmp/.. && ls

@@ -674,24 +674,25 @@ def _re_escape_class(c: str) -> str:
     return "".join("\\" + ch if ch in "\\]^-[" else ch for ch in c)
 
 
-def glob_to_regex(pat: str, *, pathname: bool = False) -> str:
-    """fnmatch(3) without FNM_PERIOD (find -name, -path; tree -P/-I): a Python regex source."""
+def glob_to_regex(pat: str) -> str:
+    """fnmatch(3) without FNM_PERIOD (find -name, -path; ls, du): a Python regex source for
+    ``fullmatch``, linear in the subject whatever the pattern (see shellkit.wildmatch)."""
     import re
 
-    out = []
+    from pysh.shellkit.wildmatch import join_stars
+
+    out: list[str | None] = []
     i = 0
     n = len(pat)
-    star = "[^/]*" if pathname else ".*"
-    one = "[^/]" if pathname else "."
     while i < n:
         c = pat[i]
         if c == "*":
             while i < n and pat[i] == "*":
                 i += 1
-            out.append(star)
+            out.append(None)
             continue
         if c == "?":
-            out.append(one)
+            out.append(".")
         elif c == "[":
             br = bracket(pat, i, True)
             if br is None:
@@ -706,15 +707,15 @@ def glob_to_regex(pat: str, *, pathname: bool = False) -> str:
         else:
             out.append(re.escape(c))
         i += 1
-    return "".join(out)
+    return join_stars(out)
 
 
-def compile_glob(pat: str, *, icase: bool = False, pathname: bool = False):
+def compile_glob(pat: str, *, icase: bool = False):
     """A compiled matcher for a whole string (``.fullmatch``)."""
     import re
 
     flags = re.DOTALL | (re.IGNORECASE if icase else 0)
-    return re.compile(glob_to_regex(pat, pathname=pathname), flags)
+    return re.compile(glob_to_regex(pat), flags)
 
 
 SIX_MONTHS = 31556952 // 2

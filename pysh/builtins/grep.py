@@ -407,6 +407,7 @@ class Matcher:
         anchor = "line" if o.line else "word" if o.word else None
         self.regex = None
         self.line_raw = None
+        self.per_line = False
         self.icase = o.icase
         # plain strings (no regex operator, no -w/-x): lines are found with str.find, which
         # is far faster than a backtracking engine on alternations and common letters
@@ -422,6 +423,9 @@ class Matcher:
                 raise RegexError("the -P option only supports a single pattern")
             pat = _wrap_perl(patterns[0], anchor)
             r = compile_perl(pat, icase=o.icase, multiline=True, eol=self.eol, budget=budget)
+            # A Perl pattern can reach past a line end (\s, \D, [^x], look-around), so each
+            # line is matched alone, without its terminator, as PCRE2 sees it in GNU grep.
+            self.per_line = True
         elif o.matcher == "F":
             r = compile_fixed(patterns, icase=o.icase, longest=need_extent, budget=budget,
                               anchor=anchor, multiline=True, eol=self.eol)
@@ -431,6 +435,8 @@ class Matcher:
                               longest=need_extent, budget=budget, anchor=anchor)
             self.warnings = r.warnings
         self.regex = r
+        if self.per_line:
+            return
         self.raw_search = r.raw.search
         self.guarded_search = r.search
         self.budget = budget
@@ -459,9 +465,22 @@ class Matcher:
         r = self.regex
         return r._timed(r.raw.search, buf, pos, endpos)  # noqa: SLF001
 
+    def _each_line(self, buf: str, end: int):
+        """(start, end) of each line of ``buf[:end]`` that matches on its own."""
+        search = self.regex.search
+        pos = 0
+        for line in buf[:end].split(self.eol):
+            e = pos + len(line)
+            if search(line) is not None:
+                yield pos, e
+            pos = e + 1
+
     def lines(self, buf: str, end: int):
         """(start, end) of each line of ``buf[:end]`` holding a match."""
         if self.empty:
+            return
+        if self.per_line:
+            yield from self._each_line(buf, end)
             return
         hay = self._literal_buf(buf)
         if hay is not None:
@@ -564,6 +583,9 @@ class Matcher:
         """How many lines of ``buf`` (whole lines) hold a match."""
         if self.empty:
             return 0
+        if self.per_line:
+            return sum(1 for _ in self._each_line(buf, len(buf) - 1 if buf.endswith(self.eol)
+                                                  else len(buf)))
         hay = self._literal_buf(buf)
         if hay is not None:
             return self._literal_count(hay)
@@ -582,6 +604,10 @@ class Matcher:
         if hay is not None and not self.empty:
             n = len(buf)
             return ((ls, le + 1 if le < n else le) for ls, le in self._literal_lines(hay, n))
+        if self.per_line and not self.empty:
+            n = len(buf)
+            end = n - 1 if buf.endswith(self.eol) else n
+            return ((ls, le + 1 if le < n else le) for ls, le in self._each_line(buf, end))
         lr = self.line_raw
         if lr is None or self.empty:
             return None
@@ -599,6 +625,11 @@ class Matcher:
         if r is None:
             return []
         out = []
+        if self.per_line:
+            for m in r.finditer(buf[ls:le]):
+                if m.end() > m.start():
+                    out.append((ls + m.start(), ls + m.end()))
+            return out
         for m in r.finditer(buf, ls, le):
             if m.end() > m.start():
                 out.append((m.start(), m.end()))

@@ -8,6 +8,7 @@ them as given.
 from __future__ import annotations
 
 import errno
+import os
 import stat as _stat
 
 from pysh.builtins._fileutil import (
@@ -207,15 +208,22 @@ async def main(shell, argv: list[str]) -> int:
         stored = target
         if symbolic and relative:
             stored = _relative(_canon(shell, target), _canon(shell, _parent(link)))
+        # Like GNU ln, a replacement is made under a temporary name and renamed over
+        # the old link: if it cannot be made (a link out of the sandbox), the old stays.
+        made = _temp_name(link) if lst is not None else link
         try:
-            if lst is not None:
-                fs.unlink(link)
             if symbolic:
-                fs.symlink(stored, link)
+                fs.symlink(stored, made)
             elif logical:
-                fs.link(fs.realpath(target), link)
+                fs.link(fs.realpath(target), made)
             else:
-                fs.link(target, link)
+                fs.link(target, made)
+            if made != link:
+                try:
+                    fs.rename(made, link)
+                except FileSystemError:
+                    fs.unlink(made)
+                    raise
         except FileSystemError as e:
             if not symbolic and e.errno == errno.EXDEV:
                 await shell.error(PROG, f"failed to create hard link {q(link)} => {q(target)}: "
@@ -229,6 +237,11 @@ async def main(shell, argv: list[str]) -> int:
             await out.text(f"{q(link)} {arrow} {q(stored)}\n")
     await out.flush()
     return status
+
+
+def _temp_name(link: str) -> str:
+    head, sep, _ = link.rstrip("/").rpartition("/")
+    return f"{head}{sep}.ln-{os.urandom(6).hex()}"
 
 
 def _base(p: str) -> str:

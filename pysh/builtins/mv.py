@@ -155,12 +155,28 @@ async def main(shell, argv: list[str]) -> int:
             code = e.errno
             if code == errno.EEXIST:
                 code = errno.ENOTEMPTY
+            made = _made_during_copy(fs, e, target)
+            if code == errno.EPERM and made is not None:
+                # across mounts mv copies: a link that would point out is not made there
+                await err(f"cannot create symbolic link {q(made)}: {strerror(code)}")
+                continue
             await err(f"cannot move {q(src)} to {q(target)}: {strerror(code)}")
             continue
         if verbose:
             await out.text(f"renamed {q(src)} -> {q(target)}\n")
     await out.flush()
     return status
+
+
+def _made_during_copy(fs, e: FileSystemError, target: str) -> str | None:
+    """The destination path (as typed) a cross-mount copy failed to create, if that failed."""
+    top = fs.abspath(target.rstrip("/") or "/")
+    v = e.vpath or ""
+    if v == top:
+        return target
+    if v.startswith(top.rstrip("/") + "/"):
+        return target.rstrip("/") + v[len(top.rstrip("/")):]
+    return None
 
 
 def _parent(p: str) -> str:

@@ -28,6 +28,7 @@ from pysh.builtins._fileutil import (
 )
 from pysh.shellkit import FileSystemError
 from pysh.shellkit.text import encode
+from pysh.shellkit.wildmatch import join_stars
 
 PROG = "tree"
 
@@ -94,12 +95,12 @@ def compile_pattern(pat: str, icase: bool):
     """tree's patterns: globs with '|' between alternatives."""
     alts = []
     for alt in pat.split("|"):
-        out = []
+        out: list[str | None] = []
         i = 0
         while i < len(alt):
             c = alt[i]
             if c == "*":
-                out.append(".*")
+                out.append(None)  # a star: join_stars keeps the match linear
             elif c == "?":
                 out.append(".")
             elif c == "[":
@@ -115,7 +116,7 @@ def compile_pattern(pat: str, icase: bool):
             else:
                 out.append(re.escape(c))
             i += 1
-        alts.append("".join(out))
+        alts.append(join_stars(out))
     return re.compile("(?:" + "|".join(alts) + ")", re.DOTALL | (re.I if icase else 0)).fullmatch
 
 

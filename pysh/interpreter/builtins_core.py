@@ -487,7 +487,7 @@ async def b_exec(interp, argv):
     if not args:
         return 0
     if argv0 is not None and args[0] not in interp.funcs and args[0] not in interp.session.builtins:
-        status = await interp.run_external(args, [], [], argv0=argv0)
+        status = await interp.run_external(args, [], argv0=argv0)
     elif argv0 is not None and args[0] not in interp.funcs:
         # a builtin standing for a program (sh, bash): it is told the name too
         status = await interp._run_builtin(interp.session.builtins[args[0]], [argv0] + args[1:])
@@ -529,7 +529,10 @@ async def b_command(interp, argv):
                 continue
             kind, detail = desc
             if mode == "v":
-                await interp.out((detail if kind == "file" else name) + "\n")
+                if kind == "alias":
+                    await interp.out(_alias_line(name, detail))
+                else:
+                    await interp.out((detail if kind == "file" else name) + "\n")
             else:
                 await interp.out(_describe_text(interp, name, kind, detail) + "\n")
         return status
@@ -563,7 +566,7 @@ async def b_command(interp, argv):
         if func is not None:
             return await interp.run_registered(func, args, interp.fds, interp.env())
         return await interp.run_script_file(found[1], args, interp.fds, interp.env())
-    return await interp.run_external(args, [], [])
+    return await interp.run_external(args, [])
 
 
 @builtin("builtin")
@@ -623,11 +626,17 @@ def _describe_text(interp, name: str, kind: str, detail) -> str:
     return f"{name} is {detail}"
 
 
+def _alias_line(name: str, value: str) -> str:
+    from pysh.interpreter.syntax.bashprint import single_quote
+
+    return f"alias {name}={single_quote(value)}\n"
+
+
 def format_function(fn: A.FunctionDef) -> str:
     """The function as bash prints it (``type f``, ``declare -f``)."""
-    from pysh.interpreter.syntax.printer import format_program
+    from pysh.interpreter.syntax.bashprint import function_text
 
-    return format_program(A.Program([fn])).rstrip("\n")
+    return function_text(fn)
 
 
 @builtin("type")
@@ -779,7 +788,7 @@ async def b_alias(interp, argv):
     args = [a for a in argv[1:] if a != "-p"]
     if not args:
         for k in sorted(interp.aliases):
-            await interp.out(f"alias {k}='{interp.aliases[k]}'\n")
+            await interp.out(_alias_line(k, interp.aliases[k]))
         return 0
     status = 0
     for a in args:
@@ -787,7 +796,7 @@ async def b_alias(interp, argv):
         if eq:
             interp.aliases[name] = value
         elif name in interp.aliases:
-            await interp.out(f"alias {name}='{interp.aliases[name]}'\n")
+            await interp.out(_alias_line(name, interp.aliases[name]))
         else:
             await interp.diag(f"alias: {name}: not found")
             status = 1

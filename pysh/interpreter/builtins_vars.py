@@ -15,14 +15,17 @@ from pysh.interpreter.state import (
     INTEGER,
     LOWER,
     NAMEREF,
+    PROPAGATE,
     READONLY,
     SET_OPTIONS,
     SHOPT_OPTIONS,
     SHORT_TO_LONG,
+    TEMPVAR,
     TRACE,
     UPPER,
     Var,
     sorted_items,
+    valid_ref_name,
 )
 from pysh.shellkit import InputStream, LimitExceeded, decode
 
@@ -95,20 +98,6 @@ def _assoc_key(k: str) -> str:
     return _dq(k)
 
 
-async def _print_vars(interp, names, filt, fmt="declare"):
-    status = 0
-    for name in names:
-        v = interp.vars.lookup(name)
-        if v is None:
-            await interp.diag(f"declare: {name}: not found")
-            status = 1
-            continue
-        if filt and not filt(v):
-            continue
-        await interp.out(declare_line(name, v) + "\n")
-    return status
-
-
 @builtin("declare", "typeset", "local", "export", "readonly")
 async def b_declare(interp, argv):
     cmd = argv[0]
@@ -174,27 +163,13 @@ async def b_declare(interp, argv):
         set_bits |= EXPORT
     if cmd == "readonly":
         set_bits |= READONLY
-    if cmd == "local" and not interp.vars.frames:
+    if cmd == "local" and interp.vars.call_frame() is None:
         await interp.diag("local: can only be used in a function")
         return 1
 
     if funcs or func_names:
-        names = [n for _, n in operands] or sorted(interp.funcs)
-        status = 0
-        for n in names:
-            fn = interp.funcs.get(n)
-            if fn is None:
-                status = 1
-                continue
-            if func_names and operands and "extdebug" in interp.shopts:
-                # the line and file it was defined in
-                where = interp.func_files.get(n, "main")
-                await interp.out(f"{n} {fn.line} {where}\n")
-            elif func_names:
-                await interp.out(f"{n}\n" if operands else f"declare -f {n}\n")
-            else:
-                await interp.out(format_function(fn) + "\n")
-        return status
+        return await _declare_functions(interp, cmd, [n for _, n in operands], func_names,
+                                        set_bits, clear_bits)
 
     if not operands:
         if cmd == "local":
@@ -220,7 +195,7 @@ async def b_declare(interp, argv):
     if print_mode:
         status = 0
         for _, name in operands:
-            v = interp.vars.lookup(name)
+            v = interp.vars.lookup(name) or interp.dynamic_as_var(name)
             if v is None:
                 await interp.diag(f"declare: {name}: not found")
                 status = 1
@@ -228,11 +203,18 @@ async def b_declare(interp, argv):
             await interp.out(declare_line(name, v) + "\n")
         return status
 
-    local = cmd in ("local", "declare", "typeset") and bool(interp.vars.frames) and not force_global
+    local = cmd in ("local", "declare", "typeset") and interp.vars.call_frame() is not None \
+        and not force_global
     status = 0
     for idx, word in operands:
         entry = assign_args.get(idx)
         try:
+            if set_bits & NAMEREF:
+                problem = _nameref_problem(interp, word, entry, local)
+                if problem:
+                    await interp.diag(f"{cmd}: {problem}")
+                    status = 1
+                    continue
             if entry is not None:
                 await _declare_assign(interp, entry[0], entry[1], set_bits, clear_bits, local)
                 continue
@@ -260,6 +242,7 @@ async def b_declare(interp, argv):
                     status = 1
                     continue
             _apply_attrs(interp, name, var, bits & ~READONLY, clear_bits)
+            _mark_propagate(var, set_bits)
             if eq and (set_bits & NAMEREF or (var.attrs & NAMEREF and not clear_bits & NAMEREF)
                        and cmd != "export"):
                 # declare -n ref=target: the reference itself changes, not what it names
@@ -268,6 +251,8 @@ async def b_declare(interp, argv):
                     var.attrs |= READONLY
                 continue
             if eq:
+                if cmd in ("export", "readonly") and "xtrace" in interp.opts:
+                    await _trace_assignment(interp, shown, value)
                 if index is not None:
                     interp.assign_key(name, index, value, append=append, local=local)
                 elif (var.attrs & (ARRAY | ASSOC) or isinstance(var.value, dict)) and \
@@ -282,6 +267,82 @@ async def b_declare(interp, argv):
             await interp.diag(f"{cmd}: {e.message}" if not e.message.startswith(cmd) else e.message)
             status = 1
     return status
+
+
+async def _declare_functions(interp, cmd: str, operands: list[str], func_names: bool,
+                             set_bits: int, clear_bits: int) -> int:
+    """declare -f/-F, export -f, readonly -f: functions, their text, their attributes."""
+    on = ("r" if set_bits & READONLY else "") + ("x" if set_bits & EXPORT else "")
+    off = "x" if clear_bits & EXPORT else ""
+    attrs = interp.func_attrs
+    status = 0
+    if operands and (on or off):
+        for n in operands:
+            if n not in interp.funcs:
+                await interp.diag(f"{cmd}: {n}: not a function")
+                status = 1
+                continue
+            now = "".join(c for c in "rx" if (c in attrs.get(n, "") or c in on) and c not in off)
+            if now:
+                attrs[n] = now
+            else:
+                attrs.pop(n, None)
+            interp.vars.env_version += 1  # exported functions travel in the environment
+        return status
+    for n in operands or sorted(interp.funcs):
+        fn = interp.funcs.get(n)
+        if fn is None:
+            status = 1
+            continue
+        have = attrs.get(n, "")
+        if not operands and any(c not in have for c in on):
+            continue  # declare -fx: the exported ones
+        if func_names and operands and "extdebug" in interp.shopts:
+            # the line and file it was defined in
+            where = interp.func_files.get(n, "main")
+            await interp.out(f"{n} {fn.line} {where}\n")
+        elif func_names:
+            await interp.out(f"{n}\n" if operands else f"declare -f{have} {n}\n")
+        else:
+            await interp.out(format_function(fn) + "\n")
+            if have and not operands:
+                await interp.out(f"declare -f{have} {n}\n")
+    return status
+
+
+def _nameref_problem(interp, word: str, entry, local: bool) -> str | None:
+    """Why ``declare -n WORD`` may not be made (bash checks the name and the target)."""
+    if entry is not None:
+        a, prepared = entry
+        name, index = a.name, a.index
+        value = prepared[1] if prepared[0] == "scalar" else None
+        if a.append:
+            return None
+    else:
+        name, eq, value = word.partition("=")
+        if not eq:
+            value = None
+        name, _, index = name.partition("[")
+        if name.endswith("+"):
+            return None
+    if index:
+        return f"{word.partition('=')[0]}: reference variable cannot be an array"
+    if local:
+        frame = interp.vars.call_frame()
+        var = frame.locals.get(name) if frame is not None else interp.vars.globals.get(name)
+    else:
+        var = interp.vars.lookup(name)
+    if var is not None and (isinstance(var.value, dict) or var.attrs & (ARRAY | ASSOC)):
+        return f"{name}: reference variable cannot be an array"
+    if value is None and var is not None and not var.attrs & NAMEREF:
+        value = var.value  # an existing value becomes the reference: it is checked too
+    if value is None or value == "":
+        return None
+    if value == name:
+        return f"{name}: nameref variable self references not allowed"
+    if not valid_ref_name(value):
+        return f"`{value}': invalid variable name for name reference"
+    return None
 
 
 def _effective_attrs(v: Var) -> int:
@@ -332,6 +393,19 @@ def _apply_attrs(interp, name: str, var: Var, set_bits: int, clear_bits: int) ->
         interp.vars.env_version += 1
 
 
+async def _trace_assignment(interp, name: str, value: str) -> None:
+    """bash traces the assignments export and readonly make (not declare's)."""
+    from pysh.interpreter.syntax.bashprint import xtrace_word
+
+    await interp.err(await interp.ps4() + f"{name}={xtrace_word(value) if value else ''}\n")
+
+
+def _mark_propagate(var: Var, set_bits: int) -> None:
+    # bash: `X=1 f` where f says `export X` (or readonly): X=1 outlives the call
+    if var.attrs & TEMPVAR and set_bits & (EXPORT | READONLY):
+        var.attrs |= PROPAGATE
+
+
 def _through_ref(interp, name: str, local: bool, set_bits: int, clear_bits: int) -> str:
     """Without -n/+n, declare/export/readonly work on what a nameref names."""
     if (set_bits | clear_bits) & NAMEREF:
@@ -348,11 +422,14 @@ def _through_ref(interp, name: str, local: bool, set_bits: int, clear_bits: int)
 
 
 async def _declare_assign(interp, a, prepared, set_bits, clear_bits, local) -> None:
+    if set_bits & (EXPORT | READONLY) and "xtrace" in interp.opts and prepared[0] == "scalar":
+        await _trace_assignment(interp, a.name, prepared[1])
     name = _through_ref(interp, a.name, local, set_bits, clear_bits)
     var = _get_or_create(interp, name, local, set_bits)
     if var.attrs & READONLY:
         raise ReadonlyError(a.name)
     _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
+    _mark_propagate(var, set_bits)
     if set_bits & NAMEREF and prepared[0] == "scalar" and a.index is None:
         # declare -n ref=target: the reference itself changes, not what it names
         var.value = prepared[1]
@@ -398,11 +475,15 @@ async def b_unset(interp, argv):
     status = 0
     for name in args:
         if mode == "f":
-            interp.funcs.pop(name, None)
+            if not await _unset_function(interp, name):
+                status = 1
             continue
         if "[" in name and name.endswith("]"):
             base, _, sub = name[:-1].partition("[")
             v = interp.vars.lookup(base)
+            if v is not None and v.attrs & NAMEREF and mode != "n":
+                base = interp._resolve_nameref(base)
+                v = interp.vars.lookup(base)
             if v is None:
                 continue
             if v.attrs & READONLY:
@@ -433,8 +514,8 @@ async def b_unset(interp, argv):
             continue
         v = interp.vars.lookup(name)
         if v is None:
-            if mode == "v" and name in interp.funcs:
-                interp.funcs.pop(name, None)
+            if mode == "v" and name in interp.funcs and not await _unset_function(interp, name):
+                status = 1
             continue
         if v.attrs & NAMEREF and mode != "n":
             target = interp._resolve_nameref(name)
@@ -450,7 +531,8 @@ async def b_unset(interp, argv):
             await interp.diag(f"unset: {name}: cannot unset: readonly variable")
             status = 1
             continue
-        if interp.vars.is_local_here(name) and "localvar_unset" not in interp.shopts:
+        if interp.vars.is_local_here(name) and "localvar_unset" not in interp.shopts \
+                and not v.attrs & TEMPVAR:  # a call's prefix assignment just goes
             # bash keeps the local, unset, so that it still shadows the global
             v.value = None
             if v.attrs & EXPORT:
@@ -458,6 +540,17 @@ async def b_unset(interp, argv):
             continue
         interp.vars.unset(name)
     return status
+
+
+async def _unset_function(interp, name: str) -> bool:
+    attrs = interp.func_attrs.get(name, "")
+    if "r" in attrs:
+        await interp.diag(f"unset: {name}: cannot unset: readonly function")
+        return False
+    if interp.funcs.pop(name, None) is not None and attrs:
+        interp.func_attrs.pop(name, None)
+        interp.vars.env_version += 1
+    return True
 
 
 def _option_line(name: str, on: bool) -> str:
@@ -641,6 +734,8 @@ async def b_read(interp, argv):
                 elif c == "t":
                     try:
                         timeout = float(val)
+                        if timeout < 0 or val.strip() != val:
+                            raise ValueError(val)
                     except ValueError:
                         await interp.diag(f"read: {val}: invalid timeout specification")
                         return 1
@@ -655,10 +750,12 @@ async def b_read(interp, argv):
             return 2
         i += 1
     names = args[i:]
-    for n in names:
-        if not _valid(n):
-            await interp.diag(f"read: `{n}': not a valid identifier")
-            return 1
+    if timeout == 0:
+        return 0
+    if names and not _valid(names[0]) and not valid_ref_name(names[0]):
+        # bash checks the first name before reading; the others as it assigns them
+        await interp.diag(f"read: `{names[0]}': not a valid identifier")
+        return 1
     stream = interp.fds.get(fd)
     if not isinstance(stream, InputStream):
         await interp.diag(f"read: {fd}: invalid file descriptor: Bad file descriptor")
@@ -666,8 +763,6 @@ async def b_read(interp, argv):
     if prompt is not None and stream.isatty():
         await interp.err(prompt)
     timed_out = False
-    if timeout == 0:
-        return 0
     if timeout is None:  # the run's own deadline cancels a blocked read from outside
         data, eof = await _read_record(stream, delim, nchars, exact, raw)
     else:
@@ -686,7 +781,10 @@ async def b_read(interp, argv):
         status = 142
     else:
         status = 1 if eof else 0
-    _assign_read(interp, text, names, array, raw, nchars is not None and exact, delim)
+    problem = await _assign_read(interp, text, names, array, raw, nchars is not None and exact)
+    if problem:
+        await interp.diag(problem)
+        return 1
     return status
 
 
@@ -702,13 +800,16 @@ async def _read_record(stream: InputStream, delim: str, nchars, exact: bool, raw
             b = await stream.read_exactly(1)
             if not b:
                 return bytes(out), True
+            if b == b"\0" and d != b"\0":
+                continue  # bash drops NUL bytes
             if not exact and b == d:
                 return bytes(out), False
-            if not raw and not exact and b == b"\\":
+            if not raw and b == b"\\":
+                # an escaped character counts as one (the pair stays for the splitting)
                 nb = await stream.read_exactly(1)
-                if nb == b"\n":
+                if nb == b"\n" or not nb:
                     continue
-                out += nb
+                out += b + nb
                 count += 1
                 continue
             out += b
@@ -723,6 +824,10 @@ async def _read_record(stream: InputStream, delim: str, nchars, exact: bool, raw
     escapes = not raw and d != b"\\"
     while True:
         chunk = await stream.read_until(d)
+        if d != b"\0" and b"\0" in chunk:
+            chunk = chunk.replace(b"\0", b"")  # bash drops NUL bytes
+            if not chunk:
+                continue
         if not chunk:
             return _join_lines(out, escapes), True
         if chunk.endswith(d):
@@ -761,7 +866,8 @@ def _odd_trailing_backslashes(b: bytes) -> bool:
     return n % 2 == 1
 
 
-def _assign_read(interp, text: str, names, array, raw: bool, exact: bool, delim: str) -> None:
+async def _assign_read(interp, text: str, names, array, raw: bool, exact: bool) -> str | None:
+    """Split and assign what read read; a message when a name cannot take its value."""
     # backslash processing: remember which characters were escaped
     chars: list[tuple[str, bool]] = []
     if raw:
@@ -779,24 +885,44 @@ def _assign_read(interp, text: str, names, array, raw: bool, exact: bool, delim:
                 continue
             chars.append((c, False))
             i += 1
-    if exact:
-        interp.assign(names[0] if names else "REPLY", "".join(c for c, _ in chars))
-        return
+    if exact:  # -N: the characters as read, no splitting
+        return await _read_bind(interp, names[0] if names else "REPLY", "".join(c for c, _ in chars))
     ifs = interp.ifs()
     if ifs is None:
         ifs = " \t\n"
     if not names and array is None:
         interp.assign("REPLY", "".join(c for c, _ in chars))
-        return
+        return None
     ws = "".join(c for c in ifs if c in " \t\n")
     fields = _split_fields(chars, ifs, ws, len(names) if array is None else 0)
     if array is not None:
-        interp.vars.unset(array) if interp.vars.lookup(array) is not None and not (
-            interp.vars.lookup(array).attrs & READONLY) else None
+        if not _valid(array):
+            return f"read: `{array}': not a valid identifier"
+        v = interp.vars.lookup(array)
+        if v is not None and v.attrs & READONLY:
+            return f"{array}: readonly variable"
+        if v is not None and v.attrs & ASSOC:
+            return f"read: {array}: not an indexed array"
+        if v is not None:
+            interp.vars.unset(array)
         interp.assign_array(array, [(None, f, False) for f in fields])
-        return
+        return None
     for k, name in enumerate(names):
-        interp.assign(name, fields[k] if k < len(fields) else "")
+        problem = await _read_bind(interp, name, fields[k] if k < len(fields) else "")
+        if problem:
+            return problem
+    return None
+
+
+async def _read_bind(interp, name: str, value: str) -> str | None:
+    if _valid(name):
+        interp.assign(name, value)
+        return None
+    if not valid_ref_name(name):
+        return f"read: `{name}': not a valid identifier"
+    base, _, sub = name[:-1].partition("[")  # read 'a[1]': an element
+    interp.assign_key(base, await interp.expand_subscript(base, sub), value)
+    return None
 
 
 def _split_fields(chars, ifs: str, ws: str, nnames: int) -> list[str]:
@@ -808,37 +934,46 @@ def _split_fields(chars, ifs: str, ws: str, nnames: int) -> list[str]:
     fields: list[str] = []
     while i < n:
         if nnames and len(fields) == nnames - 1:
+            # bash: if one more word is all that is left (its delimiters after it
+            # included), that word; else the rest, less its trailing IFS whitespace
             rest = chars[i:]
-            # strip trailing IFS whitespace (unescaped)
+            j = 0
+            while j < len(rest) and not (rest[j][0] in ifs and not rest[j][1]):
+                j += 1
+            k = _skip_delimiter(rest, j, ifs, ws)
+            if k >= len(rest):
+                fields.append("".join(c for c, _ in rest[:j]))
+                return fields
             end = len(rest)
-            while end > 0 and rest[end - 1][0] in ws and not rest[end - 1][1]:
+            while end > 1 and rest[end - 1][0] in ws:
                 end -= 1
-            rest = rest[:end]
-            # a single trailing non-whitespace delimiter is dropped too
-            if rest and rest[-1][0] in ifs and not rest[-1][1] and rest[-1][0] not in ws:
-                tail = rest[:-1]
-                if _only_delim_at_end(tail, ifs):
-                    rest = tail
-            fields.append("".join(c for c, _ in rest))
+            fields.append("".join(c for c, _ in rest[:end]))
             return fields
         buf = []
         while i < n and not (chars[i][0] in ifs and not chars[i][1]):
             buf.append(chars[i][0])
             i += 1
         fields.append("".join(buf))
-        if i < n:
-            # consume one delimiter: whitespace run, optionally one non-ws char, whitespace run
-            while i < n and chars[i][0] in ws and not chars[i][1]:
-                i += 1
-            if i < n and chars[i][0] in ifs and chars[i][0] not in ws and not chars[i][1]:
-                i += 1
-                while i < n and chars[i][0] in ws and not chars[i][1]:
-                    i += 1
+        i = _skip_delimiter(chars, i, ifs, ws)
     return fields
 
 
-def _only_delim_at_end(tail, ifs) -> bool:
-    return not any(c in ifs and not e for c, e in tail)
+def _skip_delimiter(chars, i: int, ifs: str, ws: str) -> int:
+    """Past the delimiter at ``i`` (bash's get_word_from_string): the character, IFS
+    whitespace after it, and after whitespace one non-whitespace IFS character and
+    the whitespace after that."""
+    n = len(chars)
+    if i >= n:
+        return i
+    white = chars[i][0] in ws
+    i += 1
+    while i < n and chars[i][0] in ws and not chars[i][1]:
+        i += 1
+    if i < n and white and chars[i][0] in ifs and chars[i][0] not in ws and not chars[i][1]:
+        i += 1
+        while i < n and chars[i][0] in ws and not chars[i][1]:
+            i += 1
+    return i
 
 
 @builtin("mapfile", "readarray")

@@ -130,19 +130,26 @@ def int_compare(op: str, a: int, b: int) -> bool:
             "-ge": a >= b}[op]
 
 
-async def eval_cond(interp, node) -> bool:
+async def eval_cond(interp, node, invert: bool = False) -> bool:
+    """``invert``: the term is under a ``!`` (set -x shows it)."""
     t = type(node)
     if t is A.CondAnd:
         return await eval_cond(interp, node.left) and await eval_cond(interp, node.right)
     if t is A.CondOr:
         return await eval_cond(interp, node.left) or await eval_cond(interp, node.right)
     if t is A.CondNot:
-        return not await eval_cond(interp, node.operand)
+        return not await eval_cond(interp, node.operand, True)
+    trace = "xtrace" in interp.opts
     if t is A.CondWord:
-        return await interp.expand_word(node.word) != ""
+        arg = await interp.expand_word(node.word)
+        if trace:
+            await _trace_term(interp, invert, "-n", arg)
+        return arg != ""
     if t is A.CondUnary:
         op = node.op.lstrip("-")
         arg = await interp.expand_word(node.arg)
+        if trace:
+            await _trace_term(interp, invert, node.op, arg)
         if op == "z":
             return arg == ""
         if op == "n":
@@ -162,13 +169,27 @@ async def eval_cond(interp, node) -> bool:
     if t is A.CondBinary:
         op = node.op
         left = await interp.expand_word(node.left)
-        if op in ("==", "=", "!="):
-            p = await interp.expand_pattern(node.right)
-            m = pat.match(p, left, nocase="nocasematch" in interp.shopts)
+        if op in ("==", "=", "!=", "=~"):
+            parts = node.right.parts
+            if not trace and op != "=~" and len(parts) == 1 and type(parts[0]) is A.Lit:
+                m = pat.match(parts[0].text, left, nocase="nocasematch" in interp.shopts,
+                              budget=interp.budget)
+                return m if op != "!=" else not m
+            segs = await interp.expand_parts(parts, False, assign=True)
+            if trace:  # bash shows the quoted characters of a pattern backslashed
+                esc = _ere_escape if op == "=~" else (lambda x: "".join("\\" + c for c in x))
+                shown = "".join(" " if sg is BREAK else esc(sg[0]) if sg[1] == QUOTED else sg[0]
+                                for sg in segs)
+                await _trace_term(interp, invert, op, left, shown)
+            if op == "=~":
+                return await _regex_match(interp, left, segs)
+            p = "".join(" " if sg is BREAK else pat.escape(sg[0]) if sg[1] == QUOTED else sg[0]
+                        for sg in segs)
+            m = pat.match(p, left, nocase="nocasematch" in interp.shopts, budget=interp.budget)
             return m if op != "!=" else not m
-        if op == "=~":
-            return await _regex_match(interp, left, node.right)
         right = await interp.expand_word(node.right)
+        if trace:
+            await _trace_term(interp, invert, op, left, right)
         if op == "<":
             return left < right
         if op == ">":
@@ -183,8 +204,17 @@ async def eval_cond(interp, node) -> bool:
     raise ShellError("conditional expression: unsupported node", status=2)
 
 
-async def _regex_match(interp, subject: str, word: A.Word) -> bool:
-    segs = await interp.expand_parts(word.parts, False, assign=True)
+async def _trace_term(interp, invert: bool, op: str, arg1: str, arg2: str | None = None) -> None:
+    """set -x: each [[ ]] test as it runs (bash's xtrace_print_cond_term)."""
+    parts = ["[["] + (["!"] if invert else [])
+    if arg2 is None:
+        parts += [op, arg1 or "''"]
+    else:
+        parts += [arg1 or "''", op, arg2 or "''"]
+    await interp.err(await interp.ps4() + " ".join(parts) + " ]]\n")
+
+
+async def _regex_match(interp, subject: str, segs: list) -> bool:
     src = []
     for s in segs:
         if s is BREAK:

@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from pysh.interpreter import pattern as pat
 from pysh.interpreter.errors import ExpansionError, NounsetError
-from pysh.interpreter.state import ARRAY, ASSOC, EXPORT, INTEGER, LOWER, READONLY, UPPER, Var
+from pysh.interpreter.state import (
+    ARRAY,
+    ASSOC,
+    EXPORT,
+    INTEGER,
+    LOWER,
+    NAMEREF,
+    READONLY,
+    UPPER,
+    Var,
+)
 from pysh.interpreter.syntax import ast as A
 
 LIT, QUOTED, EXP = 0, 1, 2
@@ -437,6 +447,8 @@ class Expander:
             return self._multi(names, quoted, star=(op == "!*"), assign=assign)
         index = p.index
         is_all = index is not None and index.text in ("@", "*")
+        shown = None  # how set -u names the parameter, when not by its own name
+        forced = None  # the value, when indirection has already found it
         if p.indirect:
             if is_all and op is None:  # ${!a[@]}: the keys
                 keys = self.array_keys(name)
@@ -452,15 +464,25 @@ class Expander:
                                          action="line")
                 name, index, is_all = self._parse_indirect(target)
             else:
-                target = self.get_param_value(name)
-                if target is None:
-                    if "nounset" in self.opts:
-                        raise NounsetError(name)
-                    raise ExpansionError(f"{name}: invalid indirect expansion", status=1,
-                                         action="line")
-                name, index, is_all = self._parse_indirect(target)
+                shown = "!" + self._param_display(name, index)
+                v = self.vars.lookup(name) if index is None else None
+                if v is not None and v.attrs & NAMEREF and v.value:
+                    # bash: ${!ref} of a nameref is the name the last nameref in the
+                    # chain refers to
+                    for _ in range(8):
+                        nv = self.vars.lookup(v.value)
+                        if nv is None or not nv.attrs & NAMEREF or not nv.value:
+                            break
+                        v = nv
+                    name, forced = "", v.value
+                else:
+                    target = await self._indirect_target(name, index)
+                    if target is None:  # the variable named by the value: unset
+                        name, index, is_all = "", None, False
+                    else:
+                        name, index, is_all = self._parse_indirect(target)
         if p.length:
-            return [(await self._length(name, index, is_all), QUOTED if quoted else EXP)]
+            return [(await self._length(name, index, is_all, shown), QUOTED if quoted else EXP)]
 
         # values: a list (for @ / * forms) or one string / None (unset)
         multi = name in ("@", "*") or is_all
@@ -470,14 +492,17 @@ class Expander:
             is_set = bool(values) if name in ("@", "*") else self.vars.lookup(name) is not None
             value = None
         else:
-            value = await self.get_indexed(name, index) if index is not None else self.get_param_value(name)
+            value = forced if forced is not None else await self.get_indexed(name, index) \
+                if index is not None else self.get_param_value(name)
             is_set = value is not None
             values = None
 
         if op is None:
             if not multi and value is None and "nounset" in self.opts and name not in ("@", "*"):
                 # bash names an unbraced positional parameter with its $ ($1), nothing else
-                shown = "$" + name if not p.braced and name.isdigit() else self._param_display(name, index)
+                if shown is None:
+                    shown = "$" + name if not p.braced and name.isdigit() else \
+                        self._param_display(name, index)
                 raise NounsetError(shown)
             if multi:
                 return self._multi(values, quoted, star, assign)
@@ -531,16 +556,16 @@ class Expander:
             items = list(values)
         else:
             if value is None and "nounset" in self.opts:
-                raise NounsetError(self._param_display(name, index))
+                raise NounsetError(shown or self._param_display(name, index))
             items = [value or ""]
 
         if op in ("#", "##", "%", "%%"):
             pattern = await self.expand_pattern(p.arg)
             nocase = False
             if op[0] == "#":
-                items = [pat.strip_prefix(s, pattern, op == "##", nocase) for s in items]
+                items = [pat.strip_prefix(s, pattern, op == "##", nocase, self.budget) for s in items]
             else:
-                items = [pat.strip_suffix(s, pattern, op == "%%", nocase) for s in items]
+                items = [pat.strip_suffix(s, pattern, op == "%%", nocase, self.budget) for s in items]
         elif op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg)
             rep = await self._replacement(p.arg2)
@@ -597,6 +622,21 @@ class Expander:
             segs.append((v, kind))
         return segs
 
+    async def _indirect_target(self, name: str, index) -> str | None:
+        """The name ${!name} or ${!name[i]} refers to (bash's parameter_brace_expand_indir):
+        the value; None when that is unset."""
+        v = self.vars.lookup(name)
+        if index is None:
+            target = self.get_param_value(name)
+            missing = v is None and target is None
+        else:
+            target = await self.get_indexed(name, index)
+            missing = target is None and v is None and self.dynamic_array(name) is None
+        if missing and _is_name(name):
+            raise ExpansionError(f"{self._param_display(name, index)}: invalid indirect expansion",
+                                 status=1, action="line")
+        return target
+
     def _parse_indirect(self, target: str):
         if "[" in target and target.endswith("]"):
             base, _, sub = target[:-1].partition("[")
@@ -606,7 +646,7 @@ class Expander:
             raise ExpansionError(f"{target}: invalid variable name", status=1, action="line")
         return target, None, False
 
-    async def _length(self, name: str, index, is_all: bool) -> str:
+    async def _length(self, name: str, index, is_all: bool, shown: str | None = None) -> str:
         if name in ("@", "*"):
             return str(len(self.positional_list()))
         if is_all:
@@ -616,7 +656,7 @@ class Expander:
         else:
             v = self.get_param_value(name)
             if v is None and "nounset" in self.opts:
-                raise NounsetError(name)
+                raise NounsetError(shown or name)
         return str(len(v or ""))
 
     async def _replacement(self, word):
@@ -670,10 +710,10 @@ class Expander:
         # bash tries only matches of the length the pattern seems to have
         fixed = pat.match_length(pattern) if pattern else -1
         if op == "/#":
-            m = pat.find_match(s, pattern, 0, "#", fixed=fixed)
+            m = pat.find_match(s, pattern, 0, "#", fixed=fixed, budget=self.budget)
             return s if m is None else render(s[m[0]:m[1]]) + s[m[1]:]
         if op == "/%":
-            m = pat.find_match(s, pattern, 0, "%", fixed=fixed)
+            m = pat.find_match(s, pattern, 0, "%", fixed=fixed, budget=self.budget)
             return s if m is None else s[:m[0]] + render(s[m[0]:m[1]])
         if pattern == "":
             return s
@@ -681,7 +721,8 @@ class Expander:
         i = 0
         n = len(s)
         while i <= n:
-            m = pat.find_match(s, pattern, i, fixed=fixed)
+            self.budget.check()  # one match per round: a long subject makes many rounds
+            m = pat.find_match(s, pattern, i, fixed=fixed, budget=self.budget)
             if m is None:
                 break
             a, b = m
@@ -800,6 +841,10 @@ class Expander:
                 return [" ".join(pairs) + (" " if assoc and pairs else "")]
             return [shell_quote(s) for s in items]
         raise ExpansionError(f"${{{name}@{letter}}}: bad substitution", status=1)
+
+
+def _is_name(s: str) -> bool:
+    return s.isidentifier() and s.isascii()
 
 
 def _dequote(text: str) -> str:

@@ -34,7 +34,8 @@ def _join(base: str, name: str) -> str:
 
 
 def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = False,
-         globstar: bool = False, extglob: bool = True, skipdots: bool = True) -> list[str]:
+         globstar: bool = False, extglob: bool = True, skipdots: bool = True,
+         budget=None) -> list[str]:
     """Matches of an escaped pattern, sorted; [] when nothing matches."""
     comps = _split(pattern)
     if comps[0] == "" and len(comps) > 1:  # absolute
@@ -57,12 +58,15 @@ def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = 
             continue
         is_last = idx == len(comps) - 1
         if globstar and comp == "**":
-            paths = _globstar(fs, paths, dotglob, dirs_only=not is_last or trailing_slash)
+            paths = _globstar(fs, paths, dotglob, dirs_only=not is_last or trailing_slash,
+                              budget=budget)
             continue
-        matcher = pat.compile_pattern(comp, nocase=nocase, extglob=extglob)
+        fullmatch = pat.compile_pattern(comp, nocase=nocase, extglob=extglob).fullmatch
         explicit_dot = pat.unescape(comp[:2]).startswith(".") or comp.startswith("\\.")
         new: list[str] = []
         for base in paths:
+            if budget is not None:
+                budget.check()
             try:
                 entries = fs.scandir(base or ".")
             except (FileSystemError, OSError):
@@ -75,7 +79,7 @@ def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = 
                     continue
                 if name in (".", "..") and skipdots:
                     continue
-                if matcher.fullmatch(name):
+                if fullmatch(name, budget):
                     new.append(_join(base, name))
         paths = new
         if not paths:
@@ -103,7 +107,8 @@ def _exists(fs: FileSystem, path: str, want_dir: bool) -> bool:
     return fs.lexists(path)
 
 
-def _globstar(fs: FileSystem, paths: list[str], dotglob: bool, dirs_only: bool) -> list[str]:
+def _globstar(fs: FileSystem, paths: list[str], dotglob: bool, dirs_only: bool,
+              budget=None) -> list[str]:
     """``**``: zero or more directory levels (files too when it is the last component)."""
     out: list[str] = []
     for base in paths:
@@ -111,6 +116,8 @@ def _globstar(fs: FileSystem, paths: list[str], dotglob: bool, dirs_only: bool) 
             out.append(base)
         stack = [base]
         while stack:
+            if budget is not None:
+                budget.check()
             d = stack.pop()
             try:
                 entries = sorted(fs.scandir(d or "."), key=lambda e: e.name)

@@ -2,14 +2,17 @@
 
 A pattern arrives as a string in which every quoted character is preceded by
 a backslash (``escape()`` builds that), so quoting survives into matching.
-Patterns without ``!(...)`` become Python regexes; ``!(...)`` needs a real
-backtracking matcher, so those patterns are matched by :class:`_Backtrack`.
+This module parses bash's syntax into elements; :mod:`pysh.shellkit.wildmatch`
+matches them in bounded time (linear for plain patterns, polynomial and
+deadline-polled for extglob).
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+
+from pysh.shellkit import wildmatch as wm
 
 GLOB_CHARS = frozenset("*?[")
 _EXT_OPS = frozenset("@*+?!")
@@ -223,151 +226,38 @@ def parse(p: str, extglob: bool = True) -> list[tuple]:
     return elems
 
 
-def _has_negation(elems: list[tuple]) -> bool:
-    for e in elems:
-        if e[0] == "ext":
-            if e[1] == "!" or any(_has_negation(a) for a in e[2]):
-                return True
-    return False
-
-
-def _to_regex(elems: list[tuple], pathname: bool) -> str:
-    out = []
-    any_char = "[^/]" if pathname else "."
-    for e in elems:
-        k = e[0]
-        if k == "lit":
-            out.append(re.escape(e[1]))
-        elif k == "star":
-            out.append(any_char + "*")
-        elif k == "one":
-            out.append(any_char)
-        elif k == "set":
-            out.append(e[1])
-        else:
-            op, alts = e[1], e[2]
-            body = "|".join(_to_regex(a, pathname) for a in alts)
-            suffix = {"@": "", "*": "*", "+": "+", "?": "?"}[op]
-            out.append(f"(?:{body}){suffix}")
-    return "".join(out)
-
-
-class _Backtrack:
-    """A matcher for patterns with ``!(...)``: full match only."""
-
-    def __init__(self, elems: list[tuple], pathname: bool, nocase: bool):
-        self.elems = elems
-        self.pathname = pathname
-        self.nocase = nocase
-        self._res: dict[str, re.Pattern] = {}
-
-    def _set_re(self, cls: str) -> re.Pattern:
-        r = self._res.get(cls)
-        if r is None:
-            r = self._res[cls] = re.compile(cls, re.S | (re.I if self.nocase else 0))
-        return r
-
-    def fullmatch(self, s: str) -> bool:
-        if self.nocase:
-            s = s.lower()
-        memo: dict = {}
-        return self._m(self.elems, 0, s, 0, len(s), memo)
-
-    def _m(self, elems, i, s, j, end, memo) -> bool:
-        key = (id(elems), i, j, end)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        r = self._m2(elems, i, s, j, end, memo)
-        memo[key] = r
-        return r
-
-    def _m2(self, elems, i, s, j, end, memo) -> bool:
-        if i == len(elems):
-            return j == end
-        e = elems[i]
-        k = e[0]
-        if k == "lit":
-            t = e[1].lower() if self.nocase else e[1]
-            return s.startswith(t, j) and j + len(t) <= end and self._m(elems, i + 1, s, j + len(t), end, memo)
-        if k == "one":
-            return j < end and not (self.pathname and s[j] == "/") and self._m(elems, i + 1, s, j + 1, end, memo)
-        if k == "set":
-            return j < end and bool(self._set_re(e[1]).fullmatch(s[j])) and self._m(elems, i + 1, s, j + 1, end, memo)
-        if k == "star":
-            for t in range(j, end + 1):
-                if t > j and self.pathname and s[t - 1] == "/":
-                    break
-                if self._m(elems, i + 1, s, t, end, memo):
-                    return True
-            return False
-        op, alts = e[1], e[2]
-        if op == "!":
-            for t in range(j, end + 1):
-                if not any(self._m(a, 0, s, j, t, memo) for a in alts) and self._m(elems, i + 1, s, t, end, memo):
-                    return True
-            return False
-        if op in ("@", "?"):
-            if op == "?" and self._m(elems, i + 1, s, j, end, memo):
-                return True
-            for t in range(j, end + 1):
-                if any(self._m(a, 0, s, j, t, memo) for a in alts) and self._m(elems, i + 1, s, t, end, memo):
-                    return True
-            return False
-        # '*' and '+': one or more repetitions (zero more for '*')
-        if op == "*" and self._m(elems, i + 1, s, j, end, memo):
-            return True
-        for t in range(j + 1, end + 1):
-            if any(self._m(a, 0, s, j, t, memo) for a in alts):
-                if self._m(elems, i + 1, s, t, end, memo):
-                    return True
-                # another repetition of the same group
-                rest = [("ext", "*", alts)] + list(elems[i + 1:])
-                if self._m(rest, 0, s, t, end, memo):
-                    return True
-        return False
-
-
 class Matcher:
-    """A compiled pattern: ``fullmatch(s)``, and ``regex`` when one exists (for searching)."""
+    """A compiled pattern. ``budget``: the run's, polled inside extglob matching."""
 
-    __slots__ = ("regex", "_bt", "literal", "greedy_is_longest")
+    __slots__ = ("literal", "engine", "_rx")
 
-    def __init__(self, regex: re.Pattern | None, bt: _Backtrack | None, literal: str | None,
-                 greedy_is_longest: bool = True):
-        self.regex = regex
-        self._bt = bt
+    def __init__(self, literal: str | None, engine: wm.Plain | wm.Ext | None):
         self.literal = literal
-        # without alternation, a greedy regex match is the POSIX longest one
-        self.greedy_is_longest = greedy_is_longest
+        self.engine = engine
+        # a plain pattern's full match is one regex call: skip the layers (globs, case)
+        self._rx = engine.full.fullmatch if isinstance(engine, wm.Plain) else None
 
-    def fullmatch(self, s: str) -> bool:
+    def fullmatch(self, s: str, budget=None) -> bool:
+        if self._rx is not None:
+            return self._rx(s) is not None
         if self.literal is not None:
             return s == self.literal
-        if self.regex is not None:
-            return self.regex.fullmatch(s) is not None
-        return self._bt.fullmatch(s)  # type: ignore[union-attr]
+        return self.engine.fullmatch(s, budget)  # type: ignore[union-attr]
 
 
 @lru_cache(maxsize=2048)
-def compile_pattern(p: str, *, pathname: bool = False, nocase: bool = False,
-                    extglob: bool = True) -> Matcher:
+def compile_pattern(p: str, *, nocase: bool = False, extglob: bool = True) -> Matcher:
     elems = parse(p, extglob)
     if not nocase and all(e[0] == "lit" for e in elems):
-        return Matcher(None, None, "".join(e[1] for e in elems))
-    if _has_negation(elems):
-        return Matcher(None, _Backtrack(elems, pathname, nocase), None)
-    flags = re.S | (re.I if nocase else 0)
-    has_ext = any(e[0] == "ext" for e in elems)
-    return Matcher(re.compile(_to_regex(elems, pathname), flags), None, None, not has_ext)
+        return Matcher("".join(e[1] for e in elems), None)
+    return Matcher(None, wm.compile_elems(elems, nocase))
 
 
-def match(p: str, s: str, *, nocase: bool = False, extglob: bool = True) -> bool:
+def match(p: str, s: str, *, nocase: bool = False, extglob: bool = True, budget=None) -> bool:
     """Full match of a string against a pattern (case, [[ == ]])."""
-    return compile_pattern(p, nocase=nocase, extglob=extglob).fullmatch(s)
+    return compile_pattern(p, nocase=nocase, extglob=extglob).fullmatch(s, budget)
 
 
-@lru_cache(maxsize=1024)
 @lru_cache(maxsize=1024)
 def literal_text(p: str) -> str | None:
     """The text a pattern matches when it has no glob characters at all, else None."""
@@ -377,72 +267,29 @@ def literal_text(p: str) -> str | None:
     return None
 
 
-
-@lru_cache(maxsize=1024)
-def _anchored(p: str, nocase: bool):
-    """Regexes for the trimming operators, for patterns without ext-globs (where a greedy
-    match is the longest and a lazy one the shortest): (prefix greedy, prefix lazy,
-    suffix leftmost) -- or None when the pattern needs the general path."""
-    elems = parse(p)
-    if any(e[0] == "ext" for e in elems):
-        return None
-    flags = re.S | (re.I if nocase else 0)
-    greedy = _to_regex(elems, False)
-    lazy = greedy.replace(".*", ".*?")  # _to_regex writes a star as exactly ".*"
-    return (re.compile(greedy, flags), re.compile(lazy, flags),
-            re.compile(f"(?:{greedy})\\Z", flags))
+def _engine(p: str, nocase: bool) -> wm.Plain | wm.Ext:
+    m = compile_pattern(p, nocase=nocase)
+    if m.engine is None:  # a literal: still answer through an engine
+        return wm.compile_elems([("lit", m.literal)])
+    return m.engine
 
 
-def strip_prefix(s: str, p: str, longest: bool, nocase: bool = False) -> str:
+def strip_prefix(s: str, p: str, longest: bool, nocase: bool = False, budget=None) -> str:
     """``${s#p}`` / ``${s##p}``."""
     lit = None if nocase else literal_text(p)
     if lit is not None:
         return s[len(lit):] if s.startswith(lit) else s
-    fast = _anchored(p, nocase)
-    if fast is not None:
-        mo = (fast[0] if longest else fast[1]).match(s)
-        return s[mo.end():] if mo is not None else s
-    m = compile_pattern(p, nocase=nocase)
-    rng = range(len(s), -1, -1) if longest else range(len(s) + 1)
-    for k in rng:
-        if m.fullmatch(s[:k]):
-            return s[k:]
-    return s
+    k = _engine(p, nocase).prefix(s, longest, budget)
+    return s if k < 0 else s[k:]
 
 
-def strip_suffix(s: str, p: str, longest: bool, nocase: bool = False) -> str:
+def strip_suffix(s: str, p: str, longest: bool, nocase: bool = False, budget=None) -> str:
     """``${s%p}`` / ``${s%%p}``."""
     lit = None if nocase else literal_text(p)
     if lit is not None:
         return s[: len(s) - len(lit)] if lit and s.endswith(lit) else s
-    fast = _anchored(p, nocase)
-    if fast is not None and longest:
-        mo = fast[2].search(s)  # the leftmost start that reaches the end: the longest
-        return s[:mo.start()] if mo is not None else s
-    m = compile_pattern(p, nocase=nocase)
-    n = len(s)
-    first = _first_literal(p) if not nocase else None
-    if not longest and first:
-        # shortest suffix: try start positions from the end, only where it can begin
-        k = s.rfind(first)
-        while k >= 0:
-            if m.fullmatch(s[k:]):
-                return s[:k]
-            k = s.rfind(first, 0, k)
-        return s  # a pattern that starts with a literal cannot match the empty suffix
-    rng = range(n + 1) if longest else range(n, -1, -1)
-    for k in rng:
-        if m.fullmatch(s[k:]):
-            return s[:k]
-    return s
-
-
-@lru_cache(maxsize=1024)
-def _first_literal(p: str) -> str | None:
-    elems = parse(p)
-    if elems and elems[0][0] == "lit" and elems[0][1]:
-        return elems[0][1][0]
-    return None
+    k = _engine(p, nocase).suffix(s, longest, budget)
+    return s if k < 0 else s[:k]
 
 
 def _at(p: str, i: int) -> str:
@@ -520,55 +367,20 @@ def match_length(p: str) -> int:
 
 
 def find_match(s: str, p: str, start: int = 0, anchor: str | None = None,
-               nocase: bool = False, fixed: int = -1) -> tuple[int, int] | None:
+               nocase: bool = False, fixed: int = -1, budget=None) -> tuple[int, int] | None:
     """Leftmost-longest match of ``p`` in ``s`` from ``start`` (``anchor`` '#' or '%').
-    ``fixed`` >= 0: only matches of that length are tried (see match_length)."""
-    m = compile_pattern(p, nocase=nocase)
-    n = len(s)
-    if fixed >= 0:
-        if anchor == "#":
-            k = start + fixed
-            return (start, k) if k <= n and m.fullmatch(s[start:k]) else None
-        if anchor == "%":
-            k = n - fixed
-            return (k, n) if k >= start and m.fullmatch(s[k:]) else None
-        for i in range(start, n - fixed + 1):
-            if m.fullmatch(s[i:i + fixed]):
-                return i, i + fixed
-        return None
+    ``fixed`` >= 0: only matches of that length count (see match_length)."""
+    eng = _engine(p, nocase)
     if anchor == "#":
-        for k in range(n, start - 1, -1):
-            if m.fullmatch(s[start:k]):
-                return start, k
+        k = eng.prefix(s[start:], True, budget)
+        m = None if k < 0 else (start, start + k)
+    elif anchor == "%":
+        k = eng.suffix(s[start:], True, budget)
+        m = None if k < 0 else (start + k, len(s))
+    else:
+        m = eng.search(s, start, budget)
+    if m is not None and fixed >= 0 and m[1] - m[0] != fixed:
+        # bash's length guess can differ from the pattern's (``[^]]``): a fixed-length
+        # pattern then never matches
         return None
-    if anchor == "%":
-        for k in range(start, n + 1):
-            if m.fullmatch(s[k:]):
-                return k, n
-        return None
-    if m.regex is not None:
-        rx = m.regex
-        for i in range(start, n + 1):
-            best = None
-            mo = rx.match(s, i)
-            if mo is None:
-                continue
-            # the regex engine is greedy, not POSIX-longest: widen if a longer match exists
-            best = mo.end()
-            if not m.greedy_is_longest:
-                for k in range(n, best, -1):
-                    if rx.fullmatch(s, i, k):
-                        best = k
-                        break
-            return i, best
-        return None
-    if m.literal is not None:
-        if m.literal == "":
-            return (start, start)
-        i = s.find(m.literal, start)
-        return (i, i + len(m.literal)) if i >= 0 else None
-    for i in range(start, n + 1):
-        for k in range(n, i - 1, -1):
-            if m.fullmatch(s[i:k]):
-                return i, k
-    return None
+    return m

@@ -27,8 +27,9 @@ from pysh.interpreter.errors import (
     ReturnFromFunction,
     ShellError,
 )
-from pysh.interpreter.expand import Expander, shell_quote
+from pysh.interpreter.expand import Expander
 from pysh.interpreter.state import (
+    ARRAY,
     ASSOC,
     DEFAULT_SET,
     DEFAULT_SHOPT,
@@ -36,14 +37,18 @@ from pysh.interpreter.state import (
     INTEGER,
     LOWER,
     NAMEREF,
+    PROPAGATE,
     READONLY,
+    TEMPVAR,
     UPPER,
     Frame,
     Var,
     Variables,
     sorted_items,
+    valid_ref_name,
 )
 from pysh.interpreter.syntax import ast as A
+from pysh.interpreter.syntax.bashprint import xtrace_word as _xtrace_quote
 from pysh.interpreter.syntax.errors import ArithError, ParseError
 from pysh.shellkit import (
     BrokenPipe,
@@ -139,6 +144,7 @@ class Interp(Expander):
         self.budget = session.budget
         self.vars = Variables()
         self.funcs: dict[str, A.FunctionDef] = {}
+        self.func_attrs: dict[str, str] = {}  # function name -> "r", "x", "rx"
         self.opts: set[str] = set(DEFAULT_SET)
         self.shopts: set[str] = set(DEFAULT_SHOPT)
         self.traps: dict[str, str] = {}
@@ -156,8 +162,7 @@ class Interp(Expander):
         self.subshell_level = 0
         self.errexit_suppressed = 0
         self.interactive = interactive
-        self.pipestatus: list[int] = [0]
-        self.last_arg = ""
+        self.pipestatus: list[int] = []  # bash makes PIPESTATUS at the first command
         self.cmdsub_status: int | None = None
         self.call_depth = 0
         self.source_depth = 0
@@ -167,6 +172,7 @@ class Interp(Expander):
         self.func_files: dict[str, str] = {}  # function name -> the file that defined it
         self.script_path: str | None = None  # the script file this shell runs, if any
         self.in_trap = False
+        self.xtrace_level = 1  # bash's indirection_level: how many times PS4's first char shows
         self.loop_depth = 0
         self.umask = session.root.umask
         self.env_cache: tuple[int, dict] | None = None
@@ -184,6 +190,13 @@ class Interp(Expander):
         for k, v in env.items():
             if k.isidentifier():
                 g[k] = Var(v, EXPORT)
+        for k, v in env.items():
+            if k.startswith("BASH_FUNC_") and k.endswith("%%") and v.startswith("() {"):
+                self._import_function(k[10:-2], v)
+        # $_ starts as what the parent put in the environment (the command's path), else
+        # as the shell's own name; it is not a variable of ours (see get_param_value)
+        self.last_arg = env.get("_", "bash")
+        g.pop("_", None)
         defaults = {
             "IFS": " \t\n", "PS1": "\\u@\\h:\\w\\$ ", "PS2": "> ", "PS4": "+ ", "OPTIND": "1",
             "BASH": "/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
@@ -216,6 +229,20 @@ class Interp(Expander):
             g["HOSTNAME"] = Var("sandbox")
         self.vars.env_version += 1
 
+    def _import_function(self, name: str, text: str) -> None:
+        """An exported function from the environment (bash: it stays exported)."""
+        from pysh.interpreter.syntax import ParseError, parse
+
+        if not name or any(c in name for c in " \t\n$`'\"\\/=") or name in ("(", ")"):
+            return
+        try:
+            prog = parse(f"{name} {text}")
+        except ParseError:
+            return
+        if len(prog.body) == 1 and type(prog.body[0]) is A.FunctionDef:
+            self.funcs[name] = prog.body[0]
+            self.func_attrs[name] = "x"
+
     # ------------------------------------------------------------------ forks
     def fork(self, *, level: int = 1) -> Interp:
         """A subshell: a copy of this shell's state, sharing the session."""
@@ -223,6 +250,7 @@ class Interp(Expander):
         new.__dict__.update(self.__dict__)
         new.vars = self.vars.copy()
         new.funcs = dict(self.funcs)
+        new.func_attrs = dict(self.func_attrs)
         new.opts = set(self.opts)
         new.shopts = set(self.shopts)
         new.traps = {k: v for k, v in self.traps.items() if v == ""}  # ignored stay ignored
@@ -512,6 +540,21 @@ class Interp(Expander):
             return {0: str(len(self.positional_list()))}
         return None
 
+    def dynamic_as_var(self, name: str) -> Var | None:
+        """A variable the shell computes, as ``declare -p`` shows it."""
+        if name in ("PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "GROUPS"):
+            d = self.dynamic_array(name)
+            if name == "PIPESTATUS" and not d:
+                return None
+            return Var(d, 0) if d else Var(None, ARRAY)
+        if name in ("RANDOM", "SRANDOM"):
+            return Var(self.dynamic_var(name), INTEGER)
+        if name in ("LINENO", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID"):
+            return Var(self.dynamic_var(name), 0)
+        if name == "_":
+            return Var(self.last_arg, 0)
+        return None
+
     def alias_table(self) -> dict[str, str] | None:
         """The aliases the parser expands (shopt expand_aliases), or None."""
         return self.aliases if "expand_aliases" in self.shopts and self.aliases else None
@@ -609,7 +652,8 @@ class Interp(Expander):
                 raise ExpansionError(str(e), status=1, action="line") from None
         if idx < 0:
             arr = v.value if v is not None and isinstance(v.value, dict) else (
-                {0: v.value} if v is not None and v.value is not None else {})
+                {0: v.value} if v is not None and v.value is not None else
+                (self.dynamic_array(name) or {}) if v is None else {})
             top = max(arr) + 1 if arr else 0
             if idx + top < 0:
                 raise BadSubscript(name, f"{name}[{text}]")
@@ -690,6 +734,9 @@ class Interp(Expander):
         if not _valid_name(name):
             raise ShellError(f"`{name}': not a valid identifier")
         self.budget.check_string(len(value))
+        if name == "_" and not local:
+            self.last_arg = value  # until the next command binds it again
+            return
         if local:
             cf = self.vars.call_frame()
             v = cf.locals.get(name) if cf is not None else self.vars.globals.get(name)
@@ -770,6 +817,10 @@ class Interp(Expander):
     def assign_array(self, name: str, items: list, *, append: bool = False, local: bool = False,
                      assoc: bool | None = None) -> None:
         """``name=(...)``: items are (key | None, value, elem_append) with keys already expanded."""
+        if not local:
+            v = self.vars.lookup(name)
+            if v is not None and v.attrs & NAMEREF:
+                name = self._resolve_nameref(name)
         if local:
             cf = self.vars.call_frame()
             v = cf.locals.get(name) if cf is not None else self.vars.globals.get(name)
@@ -841,12 +892,17 @@ class Interp(Expander):
         else:
             self.assign_key(name, index, str(value))
 
-    async def eval_arith_expr(self, expr: A.ArithExpr) -> int:
+    async def eval_arith_expr(self, expr: A.ArithExpr, trace=None) -> int:
+        """``trace``: set -x's line for the expression once expanded (a function of it)."""
         try:
             if expr.node is not None:
+                if trace is not None:
+                    await self.err(await self.ps4() + trace(expr.text) + "\n")
                 self.arith.text = expr.text
                 return self.arith.eval(expr.node)
             text = await self.expand_word(expr.word)
+            if trace is not None:
+                await self.err(await self.ps4() + trace(text) + "\n")
             return self.arith.evaluate_text(text)
         except (ArithError, ArithRuntimeError) as e:
             raise ExpansionError(str(e), status=1, action="line") from None
@@ -869,6 +925,13 @@ class Interp(Expander):
                 if isinstance(val, dict):
                     continue  # arrays are not exported
                 out[name] = val
+        if self.func_attrs:
+            from pysh.interpreter.syntax.bashprint import function_text
+
+            for name, attrs in self.func_attrs.items():
+                fn = self.funcs.get(name)
+                if "x" in attrs and fn is not None:  # bash's way: BASH_FUNC_f%%=() { ...
+                    out[f"BASH_FUNC_{name}%%"] = function_text(fn, multiline=False, name=False)
         self.env_cache = (ver, out)
         return out
 
@@ -879,7 +942,7 @@ class Interp(Expander):
 
     def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool) -> list[str]:
         return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar,
-                            skipdots="globskipdots" in self.shopts)
+                            skipdots="globskipdots" in self.shopts, budget=self.budget)
 
     def shell_for_command(self, fds: dict | None = None, env: dict | None = None) -> Shell:
         return self.session.root.child(fds=fds if fds is not None else self.fds,
@@ -909,6 +972,8 @@ class Interp(Expander):
                 raise AbortLine(e.status) from None
             status = e.status
             self.status = status
+            if type(node) is A.Simple:
+                self.set_pipestatus([status])
             await self.check_errexit(status)
         self.status = status
         return status
@@ -936,20 +1001,34 @@ class Interp(Expander):
         argv = await self.expand_words(words)
         if not argv:
             return await self._assignments_only(node)
-        prepared = None
-        if "xtrace" in self.opts:
-            prepared = await self.xtrace(node, argv)
         try:
-            status = await self.invoke(argv, node, words, prepared)
+            # bash: the words first, then the prefix assignments, one by one (each sees
+            # those before it), then the command line's trace
+            temp = await self._temp_assigns(node.assigns) if node.assigns else None
+            try:
+                if "xtrace" in self.opts:
+                    await self.err(await self.ps4() + " ".join(_xtrace_quote(x) for x in argv) + "\n")
+            except BaseException:
+                if temp is not None:
+                    self._restore_temp(temp)
+                raise
+            status = await self.invoke(argv, node, words, temp)
         finally:
             if len(self.procsub_fds) > mark:
                 self.close_procsubs(mark)
         self.last_arg = argv[-1]
+        self.set_pipestatus([status])
         await self.check_errexit(status)
         return status
 
+    def set_pipestatus(self, statuses: list[int]) -> None:
+        """bash sets PIPESTATUS after each simple command, subshell, (( )), [[ ]] and
+        pipeline (compound commands leave it be); what a script assigned to it goes."""
+        self.pipestatus = statuses
+        if "PIPESTATUS" in self.vars.globals:
+            del self.vars.globals["PIPESTATUS"]
+
     async def _assignments_only(self, node: A.Simple) -> int:
-        self.last_arg = ""
         for a in node.assigns:
             try:
                 prepared = await self.prepare_assign(a)
@@ -970,6 +1049,8 @@ class Interp(Expander):
                 status = 1
             else:
                 red.close()
+        self.last_arg = ""
+        self.set_pipestatus([status])
         await self.check_errexit(status)
         return status
 
@@ -1033,22 +1114,12 @@ class Interp(Expander):
             return await self.expand_prompt_string(ps4)
         self.opts.discard("xtrace")  # PS4's own expansions are not traced
         try:
-            return await self.expand_prompt_string(ps4)
+            text = await self.expand_prompt_string(ps4)
         finally:
             self.opts.add("xtrace")
-
-    async def xtrace(self, node, argv: list[str]) -> list | None:
-        """set -x for a command: its prefix assignments (expanded here, once: the result
-        is what the command then assigns), a line each, then the command line."""
-        prepared = None
-        if node.assigns:
-            prepared = []
-            for a in node.assigns:
-                p = await self.prepare_assign(a)
-                prepared.append(p)
-                await self.err(await self.ps4() + self._assign_trace(a, p) + "\n")
-        await self.err(await self.ps4() + " ".join(_xtrace_quote(x) for x in argv) + "\n")
-        return prepared
+        # bash repeats PS4's first character once per level of eval, source, trap and
+        # command substitution
+        return text[:1] * (self.xtrace_level - 1) + text if text else text
 
     @staticmethod
     def _assign_trace(a: A.Assign, prepared) -> str:
@@ -1061,49 +1132,40 @@ class Interp(Expander):
         idx = f"[{a.index.text}]" if a.index is not None else ""
         return f"{a.name}{idx}{op}{_xtrace_quote(payload) if payload else ''}"
 
-    async def _assign_each(self, assigns, prepared, *, local: bool = False) -> None:
-        for i, a in enumerate(assigns):
-            if prepared is None:
-                await self.do_assign(a, local=local)
-            else:
-                await self.apply_assign(a, prepared[i], local=local)
-
     async def invoke(self, argv: list[str], node: A.Simple | None = None, words=None,
-                     prepared: list | None = None) -> int:
+                     temp: Frame | None = None, by_program: bool = False) -> int:
         """Find and run a command: function, builtin, registered command, script.
-        ``prepared``: the prefix assignments already expanded (by set -x's trace)."""
+        ``temp``: the frame of its prefix assignments (made by _temp_assigns), which
+        this call takes down (or, where bash keeps them, merges into the shell)."""
         name = argv[0]
-        assigns = node.assigns if node is not None else []
         redirs = node.redirs if node is not None else []
         fn = self.funcs.get(name)
         if fn is not None and name in _SPECIAL_BUILTINS and "posix" in self.opts:
             fn = None  # POSIX: special builtins are found before functions
         builtin = None if fn is not None else self.session.builtins.get(name)
         if fn is None and builtin is None:
-            return await self.run_external(argv, assigns, redirs, prepared)
+            return await self.run_external(argv, redirs, temp, underscore=not by_program)
         if name == "exec" and fn is None and (len(argv) == 1 or argv[1:] == ["--"]):
             # `exec` with only redirections: they stay, in this shell's own fd table;
-            # its prefix assignments are expanded but last only for the exec itself
-            if assigns:
-                self._restore_temp(await self._temp_assigns(assigns, special=False,
-                                                            prepared=prepared))
+            # its prefix assignments last only for the exec itself
+            if temp is not None:
+                self._restore_temp(temp)
             if redirs:
                 return 0 if await self.apply_redirs(redirs, permanent=True) is not None else 1
             return 0
         red = None
         saved_fds = None
-        temp_saved = None
+        # POSIX mode: what is assigned before a special builtin stays (bash 5.2: not before
+        # a function)
+        keep = temp is not None and "posix" in self.opts and fn is None and name in _SPECIAL_BUILTINS
         try:
-            if assigns:
-                temp_saved = await self._temp_assigns(
-                    assigns, special=builtin is not None and name in _SPECIAL_BUILTINS, prepared=prepared)
             if redirs:
                 red = await self.apply_redirs(redirs)
                 if red is None:
                     return 1
                 saved_fds, self.fds = self.fds, red.fds
             if fn is not None:
-                return await self.call_function(fn, argv)
+                return await self.call_function(fn, argv, None if keep else temp)
             if name in _DECL_BUILTINS:
                 self._assign_args = self.decl_assigns
             return await self._run_builtin(builtin, argv)
@@ -1113,11 +1175,11 @@ class Interp(Expander):
                 self.fds = saved_fds
             if red is not None:
                 red.close()
-            if temp_saved is not None:
-                if builtin is not None and name in _SPECIAL_BUILTINS and "posix" in self.opts:
-                    self._merge_temp(temp_saved)
+            if temp is not None:
+                if keep:
+                    self._merge_temp(temp)
                 else:
-                    self._restore_temp(temp_saved)
+                    self._restore_temp(temp)
 
     async def _run_builtin(self, builtin, argv: list[str]) -> int:
         try:
@@ -1153,78 +1215,88 @@ class Interp(Expander):
                 except (BrokenPipe, OSError):
                     pass
 
-    async def _temp_assigns(self, assigns, special: bool, prepared: list | None = None):
-        """``X=1 cmd`` for functions and builtins: bindings in a temp frame, exported.
-
-        In POSIX mode, those before special builtins persist after it (_merge_temp).
-        """
-        values = []
-        for i, a in enumerate(assigns):
-            if a.index is not None:
-                # bash: not a name to bind in a command's environment; the command runs
-                await self.diag(f"`{a.name}[{a.index.text}]': not a valid identifier")
-                continue
-            if a.array is not None:
-                # bash binds the text of the list, its words expanded: B=(b b) is "(b b)"
-                _, items = prepared[i] if prepared is not None else await self.prepare_assign(a)
-                value = "(" + " ".join(v if k is None else f"[{k}]{'+' if app else ''}={v}"
-                                       for k, v, app in items) + ")"
-                if a.append:
-                    value = (self.get_scalar(a.name) or "") + value
-                values.append((a, value))
-                continue
-            if prepared is not None:
-                value = prepared[i][1]
-            else:
-                value = await self.expand_word(a.value) if a.value is not None else ""
-            if a.append:
-                value = (self.get_scalar(a.name) or "") + value
-            values.append((a, value))
+    async def _temp_assigns(self, assigns) -> Frame:
+        """``X=1 cmd``: bindings in a temp frame, exported, made left to right (each
+        expanded with those before it in force, and traced under set -x). They are new
+        variables: a value is not coerced by the attributes of the variable they hide."""
         frame = Frame("", [], self.lineno, temp=True)
         self.vars.frames.append(frame)
-        for a, value in values:
-            old = self.vars.lookup(a.name)
-            if old is not None and old.attrs & READONLY:
-                # bash says so, and runs the command without that binding (with
-                # errexit, suppressed or not, it exits)
-                await self.diag(f"{a.name}: readonly variable")
-                if "errexit" in self.opts and not self.interactive:
-                    self.vars.frames.pop()
-                    raise ExitShell(1)
-                continue
-            if value is None or type(value) is tuple:  # an array or element binding
-                if value is None:
-                    await self.do_assign(a, local=True)
+        try:
+            for a in assigns:
+                if a.index is not None:
+                    # bash: not a name to bind in a command's environment; the command runs
+                    await self.diag(f"`{a.name}[{a.index.text}]': not a valid identifier")
+                    continue
+                prepared = await self.prepare_assign(a)
+                if "xtrace" in self.opts:
+                    await self.err(await self.ps4() + self._assign_trace(a, prepared) + "\n")
+                if a.array is not None:
+                    # bash binds the text of the list, its words expanded: B=(b b) is "(b b)"
+                    value = "(" + " ".join(v if k is None else f"[{k}]{'+' if app else ''}={v}"
+                                           for k, v, app in prepared[1]) + ")"
                 else:
-                    await self.apply_assign(a, value, local=True)
-                continue
-            attrs = (old.attrs if old is not None else 0) | EXPORT
-            frame.locals[a.name] = Var(self._coerce(old, value, a.name), attrs)
-        self.vars.env_version += 1
+                    value = prepared[1]
+                if a.append:
+                    value = (self.get_scalar(a.name) or "") + value
+                old = self.vars.lookup(a.name)
+                if old is not None and old.attrs & READONLY:
+                    # bash says so, and runs the command without that binding (with
+                    # errexit, suppressed or not, it exits)
+                    await self.diag(f"{a.name}: readonly variable")
+                    if "errexit" in self.opts and not self.interactive:
+                        raise ExitShell(1)
+                    continue
+                self.budget.check_string(len(value))
+                frame.locals[a.name] = Var(value, EXPORT | TEMPVAR)
+                self.vars.env_version += 1
+        except BaseException:
+            self._restore_temp(frame, propagate=False)
+            raise
         return frame
 
     def _merge_temp(self, frame) -> None:
         """bash's merge_temporary_env: the temp bindings that survived the special
         builtin (``x=1 unset x`` leaves none) are made in the shell, still exported."""
+        for v in frame.locals.values():
+            v.attrs |= PROPAGATE
         self._restore_temp(frame)
-        for name, v in frame.locals.items():
-            if v.value is None or isinstance(v.value, dict):
-                continue
-            self.assign(name, v.value)
-            nv = self.vars.lookup(name)
-            if nv is not None:
-                nv.attrs |= v.attrs & EXPORT
-        self.vars.env_version += 1
 
-    def _restore_temp(self, frame) -> None:
+    def _restore_temp(self, frame, *, propagate: bool = True) -> None:
+        """Take a temp frame (or a function's frame) down. Its bindings that ``export``
+        or ``readonly`` marked (bash's att_propagate) are made in the scope beneath."""
         frames = self.vars.frames
         if frame in frames:
             while frames and frames[-1] is not frame:
                 frames.pop()
             frames.pop()
         self.vars.env_version += 1
+        if propagate:
+            for name, v in frame.locals.items():
+                if v.attrs & PROPAGATE and v.attrs & TEMPVAR:
+                    self._propagate(name, v)
 
-    async def call_function(self, fn: A.FunctionDef, argv: list[str]) -> int:
+    def _propagate(self, name: str, v: Var) -> None:
+        attrs = v.attrs & ~(TEMPVAR | PROPAGATE)
+        value = v.value
+        if value is None or isinstance(value, dict):
+            return
+        cf = self.vars.call_frame()
+        scope = cf.locals if cf is not None else self.vars.globals
+        old = scope.get(name)
+        if old is not None and old.attrs & READONLY and not attrs & READONLY:
+            return
+        if old is None:
+            scope[name] = Var(value, attrs)
+        else:
+            old.value = value
+            old.attrs = (old.attrs & ~(TEMPVAR | PROPAGATE)) | attrs
+            if old.attrs & TEMPVAR:
+                old.attrs |= PROPAGATE
+
+    async def call_function(self, fn: A.FunctionDef, argv: list[str],
+                            temp: Frame | None = None) -> int:
+        """``temp``: the call's prefix assignments; as in bash they become variables of the
+        function's own scope (``local`` finds them; ``export`` sends them on outward)."""
         limit = self.budget.limits.max_call_depth
         if self.call_depth >= limit:
             raise LimitExceeded("call depth", f"{limit} nested calls")
@@ -1234,6 +1306,11 @@ class Interp(Expander):
         if "RETURN" in self.traps and "functrace" not in self.opts:
             hidden_return = self.traps.pop("RETURN")
         frame = Frame(fn.name, argv[1:], self.lineno)
+        if temp is not None:
+            frames = self.vars.frames
+            if frames and frames[-1] is temp:
+                frames.pop()
+            frame.locals.update(temp.locals)
         self.vars.frames.append(frame)
         self.call_stack.append((fn.name, self.func_files.get(fn.name, ""), self.lineno, True))
         self.call_depth += 1
@@ -1248,6 +1325,8 @@ class Interp(Expander):
         finally:
             self.call_depth -= 1
             self.vars.frames.pop()
+            if temp is not None:  # what the function unset or replaced is not propagated
+                temp.locals = {k: v for k, v in temp.locals.items() if frame.locals.get(k) is v}
             self.call_stack.pop()
             self.vars.env_version += 1  # exported locals go out of scope
             self.lineno = saved_line
@@ -1261,9 +1340,9 @@ class Interp(Expander):
         return await self.execute(node)
 
     # -- external (registered) commands and scripts --------------------------------
-    def find_command(self, name: str) -> tuple[str, str] | None:
+    def find_command(self, name: str, use_hash: bool = True) -> tuple[str, str] | None:
         """('command', path) for a registered command, ('script', path) for a file."""
-        hit = self.hashed.get(name)
+        hit = self.hashed.get(name) if use_hash else None
         if hit is not None:
             return ("command", hit) if hit.rsplit("/", 1)[0] in COMMAND_DIRS else ("script", hit)
         path = self.get_scalar("PATH")
@@ -1274,7 +1353,8 @@ class Interp(Expander):
             d = d or "."
             if d in COMMAND_DIRS and name in registry:
                 p = f"{d}/{name}"
-                self.hashed[name] = p
+                if use_hash:
+                    self.hashed[name] = p
                 return ("command", p)
             if d in COMMAND_DIRS:
                 continue
@@ -1282,28 +1362,31 @@ class Interp(Expander):
             try:
                 fs = self.fs
                 if fs.is_file(cand) and fs.access(cand, os.X_OK):
-                    if not cand.startswith("./") and d != ".":
+                    if use_hash and not cand.startswith("./") and d != ".":
                         self.hashed[name] = cand  # bash hashes what PATH found, until hash -r
                     return ("script", cand)
             except (FileSystemError, OSError):
                 continue
         return None
 
-    async def run_external(self, argv: list[str], assigns, redirs, prepared=None,
-                           argv0: str | None = None) -> int:
-        """``argv0``: what the command is told it is called (exec -a)."""
+    async def run_external(self, argv: list[str], redirs, temp: Frame | None = None,
+                           argv0: str | None = None, underscore: bool = True) -> int:
+        """``temp``: the prefix assignments' frame (taken down here); ``argv0``: what the
+        command is told it is called (exec -a); ``underscore``: the shell runs it (so
+        its environment gets _=path), not another program (env, xargs)."""
         name = argv[0]
-        if "/" in name:
-            found = ("script", name)
-        else:
-            found = self.find_command(name)
+        found = ("script", name) if "/" in name else None
         env = self.env()
-        if assigns:
-            frame = await self._temp_assigns(assigns, special=False, prepared=prepared)
+        if temp is not None:
             try:
-                env = dict(self.env())
+                env = dict(env)
+                if found is None and "PATH" in temp.locals:
+                    # bash searches a PATH given for the command (and hashes nothing)
+                    found = self.find_command(name, use_hash=False)
             finally:
-                self._restore_temp(frame)
+                self._restore_temp(temp)
+        if found is None and "/" not in name:
+            found = self.find_command(name)
         red = None
         fds = self.fds
         if redirs:
@@ -1316,6 +1399,8 @@ class Interp(Expander):
                 await self._diag_fds(fds, f"{name}: command not found")
                 return 127
             kind, path = found
+            if underscore:
+                env = {**env, "_": path}  # bash: the command's path, in its environment only
             if kind == "command":
                 func = self.session.registry.get(name)
                 if func is None:
@@ -1467,7 +1552,11 @@ class Interp(Expander):
         except ExitShell as e:
             status = e.status
         if top_level:
-            status = await self.run_exit_trap(status)
+            self.xtrace_level -= 1  # bash: the commands read are done, so is their level
+            try:
+                status = await self.run_exit_trap(status)
+            finally:
+                self.xtrace_level += 1
         self.status = status
         return status
 
@@ -1490,6 +1579,7 @@ class Interp(Expander):
         if not handler:
             return
         saved_status = self.status
+        saved_ps = self.pipestatus
         saved = self.in_trap
         self.in_trap = True
         try:
@@ -1497,6 +1587,7 @@ class Interp(Expander):
         finally:
             self.in_trap = saved
             self.status = saved_status
+            self.pipestatus = saved_ps
 
     async def eval_string(self, source: str, *, name: str | None = None) -> int:
         """Parse and run ``source`` in this shell (eval, traps, source)."""
@@ -1504,8 +1595,15 @@ class Interp(Expander):
 
         reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
                                line=self.lineno or 1, aliases=self.alias_table)
-        status = 0
         self.last_parse_failed = False
+        self.xtrace_level += 1
+        try:
+            return await self._eval_reader(reader, name)
+        finally:
+            self.xtrace_level -= 1
+
+    async def _eval_reader(self, reader, name) -> int:
+        status = 0
         while True:
             try:
                 prog = next(reader)
@@ -1545,7 +1643,8 @@ class Interp(Expander):
         try:
             if len(cmds) == 1:
                 status = await self.execute(cmds[0])
-                self.pipestatus = [status]
+                if node.negated and type(cmds[0]) in (A.ArithCmd, A.CondCmd):
+                    self.set_pipestatus([0 if status else 1])  # bash: these after the `!`
             else:
                 status = await self._run_stages(node)
         finally:
@@ -1612,7 +1711,7 @@ class Interp(Expander):
         async with anyio.create_task_group() as tg:
             for i, (child, cmd, in_last, saved, stage_fds) in enumerate(stages):
                 tg.start_soon(run_stage, i, child, cmd, in_last, saved, stage_fds)
-        self.pipestatus = statuses
+        self.set_pipestatus(statuses)
         if "pipefail" in self.opts:
             for s in reversed(statuses):
                 if s:
@@ -1737,6 +1836,7 @@ class Interp(Expander):
             status = await child.with_redirs(node.redirs, child._subshell_body, node.body)
         finally:
             child.close_fds()
+        self.set_pipestatus([status])
         await self.check_errexit(status)
         return status
 
@@ -1814,11 +1914,25 @@ class Interp(Expander):
         status = 0
         budget = self.budget
         name = node.var
+        ref = self.vars.lookup(name)
+        if ref is not None and not ref.attrs & NAMEREF:
+            ref = None
+        head = None
         self.loop_depth += 1
         try:
             for item in items:
                 budget.count_iteration()
-                self.assign(name, item)
+                if "xtrace" in self.opts:  # bash: the loop's head, unexpanded, each time round
+                    if head is None:
+                        head = _loop_head("for", node)
+                    await self.err(await self.ps4() + head + "\n")
+                if ref is not None:  # bash: a nameref loop variable names each item in turn
+                    if not valid_ref_name(item):
+                        await self.diag(f"`{item}': not a valid identifier")
+                        return 1
+                    ref.value = item
+                else:
+                    self.assign(name, item)
                 status, ctl = await self._loop_body(node.body)
                 if ctl == "break":
                     break
@@ -1830,6 +1944,8 @@ class Interp(Expander):
         return await self.with_redirs(node.redirs, self._select, node)
 
     async def _select(self, node: A.Select) -> int:
+        if "xtrace" in self.opts:
+            await self.err(await self.ps4() + _loop_head("select", node) + "\n")
         items = list(self.positional_list()) if node.words is None else await self.expand_words(node.words)
         if not items:
             return 0
@@ -1860,8 +1976,9 @@ class Interp(Expander):
 
     async def _arith_for(self, node: A.ArithFor) -> int:
         self.lineno = node.line
+        trace = _arith_for_trace if "xtrace" in self.opts else None
         if node.init is not None:
-            await self.eval_arith_expr(node.init)
+            await self.eval_arith_expr(node.init, trace)
         status = 0
         budget = self.budget
         self.loop_depth += 1
@@ -1869,13 +1986,13 @@ class Interp(Expander):
             while True:
                 budget.count_iteration()
                 self.lineno = node.line
-                if node.cond is not None and await self.eval_arith_expr(node.cond) == 0:
+                if node.cond is not None and await self.eval_arith_expr(node.cond, trace) == 0:
                     break
                 status, ctl = await self._loop_body(node.body)
                 if ctl == "break":
                     break
                 if node.step is not None:
-                    await self.eval_arith_expr(node.step)
+                    await self.eval_arith_expr(node.step, trace)
         finally:
             self.loop_depth -= 1
         return status
@@ -1885,6 +2002,10 @@ class Interp(Expander):
 
     async def _case(self, node: A.Case) -> int:
         self.lineno = node.line
+        if "xtrace" in self.opts:
+            from pysh.interpreter.syntax.bashprint import word_text
+
+            await self.err(await self.ps4() + f"case {word_text(node.word)} in\n")
         word = await self.expand_word(node.word)
         nocase = "nocasematch" in self.shopts
         status = 0
@@ -1896,7 +2017,8 @@ class Interp(Expander):
             matched = fall
             if not matched:
                 for p in item.patterns:
-                    if pat.match(await self.expand_pattern(p), word, nocase=nocase):
+                    if pat.match(await self.expand_pattern(p), word, nocase=nocase,
+                                 budget=self.budget):
                         matched = True
                         break
             if matched:
@@ -1924,6 +2046,13 @@ class Interp(Expander):
             if not self.interactive:
                 raise ExitShell(2)
             return 2
+        attrs = self.func_attrs.get(name, "")
+        if "r" in attrs:
+            self.lineno = node.line
+            await self.diag(f"{name}: readonly function")
+            return 1
+        if "x" in attrs:
+            self.vars.env_version += 1
         self.funcs[name] = node
         self.func_files[name] = self.current_source_file()
         return 0
@@ -1933,15 +2062,17 @@ class Interp(Expander):
         return await self.with_redirs(node.redirs, self._arith_cmd, node)
 
     async def _arith_cmd(self, node: A.ArithCmd) -> int:
-        if "xtrace" in self.opts:
-            await self.err(await self.ps4() + "(( " + node.expr.text.strip() + " ))\n")
         try:
-            v = await self.eval_arith_expr(node.expr)
+            if "xtrace" in self.opts:
+                v = await self.eval_arith_expr(node.expr, trace=_arith_trace)
+            else:
+                v = await self.eval_arith_expr(node.expr)
         except ExpansionError as e:
             await self.diag(e.message if not e.message.startswith("((") else e.message)
             status = 1
         else:
             status = 0 if v else 1
+        self.set_pipestatus([status])
         await self.check_errexit(status)
         return status
 
@@ -1961,6 +2092,7 @@ class Interp(Expander):
         except ShellError as e:
             await self.diag(e.message)
             status = 2
+        self.set_pipestatus([status])
         await self.check_errexit(status)
         return status
 
@@ -1998,6 +2130,7 @@ class Interp(Expander):
         if self.subshell_level >= limit:
             raise LimitExceeded("substitution depth", f"{limit} levels")
         child = self.fork()
+        child.xtrace_level += 1
         if "inherit_errexit" not in self.shopts:
             child.opts.discard("errexit")
         cap = CaptureOutput(limit=self.budget.limits.max_string_length, strict=True)
@@ -2030,6 +2163,7 @@ class Interp(Expander):
         while fdnum in self.fds and fdnum > 10:
             fdnum -= 1
         child = self.fork()
+        child.xtrace_level += 1
         if part.op == "<":
             end = pipe.writer()
             mine = pipe.reader()
@@ -2090,7 +2224,9 @@ class Interp(Expander):
         child.cwd = shell.cwd
         child.budget = shell.budget  # `timeout` runs its command under a scoped budget
         for k, v in shell.env.items():
-            if child.get_scalar(k) != v:
+            if k == "_":
+                child.last_arg = v
+            elif child.get_scalar(k) != v:
                 child.vars.globals[k] = Var(v, EXPORT)
         for k, var in list(child.vars.visible()):  # `env -i`, `env -u NAME`
             if var.attrs & EXPORT and k not in shell.env:
@@ -2103,7 +2239,7 @@ class Interp(Expander):
             if name in child.funcs:
                 child.funcs.pop(name)
             try:
-                return await child.invoke(argv)
+                return await child.invoke(argv, by_program=True)
             except ExitShell as e:
                 return e.status
             except ShellError as e:
@@ -2207,12 +2343,19 @@ _SLOW_ATTRS = READONLY | INTEGER | LOWER | UPPER | NAMEREF | ASSOC
 _STRING_FAST_MAX = 256  # shorter values are not worth a limit check (limits are far larger)
 
 
-def _xtrace_quote(s: str) -> str:
-    if s == "":
-        return "''"
-    if all(c.isalnum() or c in "_@%+=:,./-" for c in s) and s.isascii():
-        return s
-    return shell_quote(s)
+def _arith_trace(text: str) -> str:
+    return f"(( {text} ))"
+
+
+def _arith_for_trace(text: str) -> str:
+    return f"(( {text.lstrip()} ))"
+
+
+def _loop_head(kw: str, node) -> str:
+    from pysh.interpreter.syntax.bashprint import word_text
+
+    words = ['"$@"'] if node.words is None else [word_text(w) for w in node.words]
+    return f"{kw} {node.var} in " + " ".join(words)
 
 
 def _command_text(node) -> str:

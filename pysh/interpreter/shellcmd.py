@@ -80,7 +80,8 @@ async def run_child_shell(interp, argv: list[str]) -> int:
     if error:
         await interp.err(f"{argv[0]}: {error}\n")
         return 2
-    env = interp.env()
+    found = interp.find_command(argv[0]) if "/" not in argv[0] else None
+    env = {**interp.env(), "_": found[1] if found else argv[0]}  # as for any program
     if command is not None:
         name = rest[0] if rest else argv[0]
         child = interp.new_shell(interp.fds, env, argv0=name, args=rest[1:])

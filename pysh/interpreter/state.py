@@ -21,9 +21,17 @@ ARRAY = 32
 ASSOC = 64
 NAMEREF = 128
 TRACE = 256
+TEMPVAR = 512  # a prefix assignment's binding (X=1 cmd)
+PROPAGATE = 1024  # ... that export/readonly marked: made in the scope beneath when it ends
 
 ATTR_LETTERS = [("a", ARRAY), ("A", ASSOC), ("i", INTEGER), ("l", LOWER), ("n", NAMEREF),
                 ("r", READONLY), ("t", TRACE), ("u", UPPER), ("x", EXPORT)]
+
+
+def valid_ref_name(value: str) -> bool:
+    """A name or an array element (``a[...]``), as a nameref may name."""
+    base, br, rest = value.partition("[")
+    return base.isidentifier() and base.isascii() and (not br or (rest.endswith("]") and len(rest) > 1))
 
 
 class Var:

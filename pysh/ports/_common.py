@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pysh.shellkit import FileSystemError, Shell, encode
 from pysh.shellkit.capped import write_fd
+from pysh.shellkit.confine import open_leaf
 
 CHUNK = 64 * 1024
 
@@ -114,16 +115,12 @@ class HeldDir:
         return FileSystemError(code, self.vpath)
 
     def open(self, flags: int, mode: int = 0o666) -> int:
+        """The core's leaf open: never blocks on a FIFO or device (ENXIO), never writes a
+        file with other hard links (EPERM), never follows a symlink at the leaf."""
         try:
-            fd = os.open(self.name, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY, mode,
-                         dir_fd=self.fd)
-        except OSError as e:
+            return open_leaf(self.name, flags, mode, self.fd, self.vpath)
+        except FileSystemError as e:
             raise self._err(e) from None
-        st = os.fstat(fd)
-        if not (_stat.S_ISREG(st.st_mode) or _stat.S_ISDIR(st.st_mode) or _stat.S_ISFIFO(st.st_mode)):
-            os.close(fd)
-            raise FileSystemError(errno.EACCES, self.vpath)
-        return fd
 
     def mkdir(self, mode: int = 0o777) -> None:
         try:

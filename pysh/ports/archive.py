@@ -43,6 +43,14 @@ class Refused(Exception):
     """A member that is not extracted; ``str()`` is the message after ``prog: ``."""
 
 
+class LinkRefused(Refused):
+    """A link member that was not made; ``code`` is the errno (unzip prints only that)."""
+
+    def __init__(self, message: str, code: int = errno.EPERM):
+        super().__init__(message)
+        self.code = code
+
+
 class ArchiveError(Exception):
     pass
 
@@ -206,10 +214,16 @@ class Extractor:
         self.known_dirs = {d for d in self.known_dirs if d != rel and not d.startswith(rel + "/")}
 
     def symlink(self, rel: str, shown: str, target: str) -> None:
+        """A link member, made through the core (which refuses any link out of its mount).
+
+        Stricter than the core: an absolute target, or one leading out of the
+        destination, is refused too, with the same EPERM as the core's refusal.
+        """
         self.forget(rel)
+        refused = LinkRefused(f"{shown}: Cannot create symlink to '{target}': "
+                              f"{os.strerror(errno.EPERM)}")
         if target.startswith("/"):
-            raise Refused(f"{shown}: Cannot create symlink to '{target}': refusing an absolute "
-                          "link target")
+            raise refused
         link_dir = posixpath.dirname(self._vpath(rel))
         try:
             canon_dir = _common.vrealpath(self.shell, link_dir) if _common.vexists(self.shell, link_dir) \
@@ -218,8 +232,7 @@ class Extractor:
             canon_dir = link_dir
         dest_of = posixpath.normpath(posixpath.join(canon_dir, target))
         if not self._inside(dest_of):
-            raise Refused(f"{shown}: Cannot create symlink to '{target}': it would point "
-                          "outside the destination")
+            raise refused
         parent = posixpath.dirname(rel)
         if parent:
             self.mkdirs(parent, shown)
@@ -230,11 +243,11 @@ class Extractor:
                 st = None
             if st is not None and not _stat.S_ISDIR(st.st_mode):
                 d.unlink()
-            try:
-                d.symlink(target)
-            except FileSystemError as e:
-                raise Refused(f"{shown}: Cannot create symlink to '{target}': "
-                              f"{os.strerror(e.errno)}") from None
+        try:
+            self.shell.fs.symlink(target, self._vpath(rel))
+        except FileSystemError as e:
+            raise LinkRefused(f"{shown}: Cannot create symlink to '{target}': "
+                              f"{os.strerror(e.errno)}", e.errno) from None
 
     def hardlink(self, rel: str, shown: str, target_rel: str) -> None:
         src_v = self._vpath(target_rel)
@@ -1324,7 +1337,10 @@ async def unzip_main(shell: Shell, argv: list[str]) -> int:
                     target = decode(zf.read(info))
                     if not quiet:
                         await out.write(encode(f"    linking: {shown}  -> {target} \n"))
-                    ex.symlink(rel, shown, target)
+                    try:
+                        ex.symlink(rel, shown, target)
+                    except LinkRefused as r:  # UnZip's words; it goes on and exits 0
+                        await err.write(encode(f"symlink error: {os.strerror(r.code)}\n"))
                     continue
                 if mode and not _stat.S_ISREG(mode):
                     raise Refused(f"{name}: refusing to create a device or FIFO")

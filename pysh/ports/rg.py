@@ -122,6 +122,11 @@ _POSIX = {
 }
 
 
+# ripgrep searches bytes: an invalid UTF-8 byte (a surrogate escape once decoded) is matched
+# by no class, not even ``.`` or a negated one
+_BAD = "\udc80-\udcff"
+
+
 class RgError(Exception):
     pass
 
@@ -137,6 +142,8 @@ def translate(pat: str) -> str:
             d = pat[i + 1]
             if d == "z" and not in_class:
                 out.append(r"\Z")
+            elif d in "DWS" and not in_class:
+                out.append(f"[^\\{d.lower()}{_BAD}]")  # an invalid byte matches nothing
             elif d.isdigit() and d != "0" and not in_class:
                 raise RgError(f"regex parse error:\n    {pat}\nerror: backreferences are not supported")
             elif d in "pP":
@@ -171,7 +178,7 @@ def translate(pat: str) -> str:
             out.append(c)
             i += 1
             if i < n and pat[i] == "^":
-                out.append("^")
+                out.append("^" + _BAD)
                 i += 1
             if i < n and pat[i] == "]":
                 out.append("\\]")
@@ -180,6 +187,10 @@ def translate(pat: str) -> str:
         if c == "(" and pat.startswith(("(?=", "(?!", "(?<=", "(?<!"), i):
             raise RgError(f"regex parse error:\n    {pat}\nerror: look-around, including "
                           "look-ahead and look-behind, is not supported")
+        if c == ".":
+            out.append("[^\n" + _BAD + "]")
+            i += 1
+            continue
         if c == "(" and pat.startswith("(?P<", i):
             out.append("(?P<")
             i += 4
@@ -873,7 +884,7 @@ class Search:
                 and rx.search(text) is None:
             return
         matches = None
-        if not o.invert and not o.files_without and not self.empty_patterns \
+        if text and not o.invert and not o.files_without and not self.empty_patterns \
                 and not self.anchored_text:
             matches = self._matching_lines(text)
         lines = text.split("\n")

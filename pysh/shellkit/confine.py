@@ -31,10 +31,12 @@ empty, as on a fresh system: ``command -v cat`` says ``/usr/bin/cat``).
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import posixpath
 import re
 import stat as _stat
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -46,6 +48,10 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 MAX_SYMLINKS = 40
+
+# Serialises the operations that create or move symlinks (symlink, link, rename) in
+# this process: the place a link is checked for is then the place it is made in.
+_TOPOLOGY = threading.RLock()
 
 # Node kinds.
 HOST = "host"  # an entry of a mounted host directory (it may not exist yet)
@@ -61,6 +67,8 @@ COMMAND_DIRS = ("/bin", "/usr/bin")
 COMMAND_MARKER = b"#!/usr/bin/env pysh-command\n"
 
 _O_WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+_LEAF_FLAGS = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK
+_SETFL_KEEP = os.O_APPEND | getattr(os, "O_DIRECT", 0) | getattr(os, "O_NOATIME", 0)
 _DIR_FLAGS = os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
 
 
@@ -499,21 +507,15 @@ class Confinement:
                     if vpath.endswith("/"):
                         raise _err(errno.EISDIR, vpath)
                 try:
-                    fd = os.open(res.name, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY,
-                                 mode, dir_fd=res.dir_fd)
-                except OSError as e:
+                    return open_leaf(res.name, flags, mode, res.dir_fd, vpath)
+                except FileSystemError as e:
                     if e.errno == errno.ELOOP and res.name != ".":
                         # The leaf is a symlink: resolve it through the walker and retry.
                         nxt = self._follow_leaf(res.vpath)
                         res.close()
                         res = nxt
                         continue
-                    raise _err(e.errno, vpath) from None
-                st = os.fstat(fd)
-                if _stat.S_ISCHR(st.st_mode) or _stat.S_ISBLK(st.st_mode) or _stat.S_ISSOCK(st.st_mode):
-                    os.close(fd)
-                    raise _err(errno.EACCES, vpath)
-                return fd
+                    raise
         raise _err(errno.ELOOP, vpath)
 
     def stat(self, vpath: str, follow: bool = True) -> os.stat_result:
@@ -643,50 +645,96 @@ class Confinement:
         self._writable(res, vpath)
 
     def rename(self, src: str, dst: str) -> None:
-        """Rename within one mount (EXDEV across mounts: the caller copies and deletes)."""
-        rs = self.resolve(src.rstrip("/") or "/", follow=False)
-        with rs:
-            self._removable(rs, src)
-            rd = self.resolve(dst.rstrip("/") or "/", follow=False)
-            with rd:
-                self._removable(rd, dst)
-                if rs.mount is not rd.mount:
-                    raise _err(errno.EXDEV, src, dst)
-                try:
-                    os.rename(rs.name, rd.name, src_dir_fd=rs.dir_fd, dst_dir_fd=rd.dir_fd)
-                except OSError as e:
-                    raise _err(e.errno, src, dst) from None
+        """Rename within one mount (EXDEV across mounts: the caller copies and deletes).
+
+        A symlink keeps its text when it moves: a move after which it (or a relative
+        link in a moved directory) would point out of the mount is refused (EPERM).
+        """
+        with _TOPOLOGY:
+            rs = self.resolve(src.rstrip("/") or "/", follow=False)
+            with rs:
+                self._removable(rs, src)
+                rd = self.resolve(dst.rstrip("/") or "/", follow=False)
+                with rd:
+                    self._removable(rd, dst)
+                    if rs.mount is not rd.mount:
+                        raise _err(errno.EXDEV, src, dst)
+                    self._check_moved_link(rs, rd, src)
+                    self._check_moved_tree(rs, rd, src)
+                    try:
+                        os.rename(rs.name, rd.name, src_dir_fd=rs.dir_fd, dst_dir_fd=rd.dir_fd)
+                    except OSError as e:
+                        raise _err(e.errno, src, dst) from None
 
     def symlink(self, target: str, vpath: str) -> None:
-        """Create a symlink at ``vpath``.
+        """Create a symlink at ``vpath`` whose target stays inside the link's own mount.
 
-        A relative ``target`` is stored as given. An absolute *virtual* target is
-        stored relative to the link's directory when both are in one mount, and
-        as the host path of the target's mount otherwise (followed back as its
-        virtual path, and shown virtual by :meth:`readlink`). Any other absolute
-        target is stored as given: it names nothing, so following it is denied.
+        The target is read as a virtual path from the link's directory: one that
+        leaves the link's mount (climbs above its root, or names another mount, a
+        synthetic node or nothing at all) is refused with EPERM. An absolute target
+        inside the mount is stored relative, and so is a relative one with a ``..``
+        after a name (``a/../b``), which another link could later bend out of the
+        mount. No host path is ever written into a link.
         """
-        res = self.resolve(vpath.rstrip("/") or "/", follow=False)
-        with res:
-            self._removable(res, vpath)
-            stored = self._stored_target(target, res)
-            try:
-                os.symlink(stored, res.name, dir_fd=res.dir_fd)
-            except OSError as e:
-                raise _err(e.errno, vpath) from None
+        with _TOPOLOGY:
+            res = self.resolve(vpath.rstrip("/") or "/", follow=False)
+            with res:
+                self._removable(res, vpath)
+                stored = self._stored_target(target, res, vpath)
+                try:
+                    os.symlink(stored, res.name, dir_fd=res.dir_fd)
+                except OSError as e:
+                    raise _err(e.errno, vpath) from None
 
-    def _stored_target(self, target: str, link: Resolved) -> str:
-        if not target.startswith("/"):
-            return target
-        norm = posixpath.normpath(target)
-        hit = self.table.find(norm)
-        if hit is None:
-            return target
-        m, rel = hit
-        if m is link.mount:
-            parent = link.vpath.rsplit("/", 1)[0] or "/"
-            return posixpath.relpath(norm, parent)
-        return m.host_real + ("/" + rel if rel else "")
+    def _stored_target(self, target: str, link: Resolved, vpath: str) -> str:
+        if not target or "\0" in target:
+            raise _err(errno.ENOENT, vpath)
+        m = link.mount
+        assert m is not None
+        link_dir = _below(posixpath.dirname(link.vpath), m)
+        rel = self._target_below(target, m, link_dir)
+        if rel is None:
+            raise _err(errno.EPERM, vpath)
+        if target.startswith("/") or _dotdot_after_name(target):
+            return _relative(rel, link_dir)
+        return target
+
+    def _target_below(self, target: str, m: Mount, link_dir: list[str],
+                      planted: bool = False) -> list[str] | None:
+        """Where ``target``, read from directory ``link_dir`` (components below ``m``'s root),
+        lands below ``m``'s root, or None when it leaves ``m``.
+
+        Relative targets are taken lexically from the link's directory, without ever
+        climbing above the mount root (the host would follow that climb into its own
+        directories). An absolute target is a virtual path, or for a link already on
+        disk (``planted``), possibly a host path under ``m``'s own host root.
+        """
+        comps = [c for c in target.split("/") if c and c != "."]
+        if target.startswith("/"):
+            host = self._host_prefix(comps) if planted else None
+            if host is not None:
+                if host[0] is not m:
+                    return None
+                base, comps = [], host[1]
+            else:
+                virt = [c for c in posixpath.normpath("/" + "/".join(comps)).split("/") if c]
+                mc = split_components(m.virtual)
+                if virt[: len(mc)] != mc:
+                    return None
+                base, comps = [], virt[len(mc):]
+        else:
+            base = list(link_dir)
+        for c in comps:
+            if c != "..":
+                base.append(c)
+            elif not base:
+                return None  # climbs above the mount root
+            else:
+                base.pop()
+        hit = self.table.find("/".join([m.virtual, *base]) if base else m.virtual)
+        if hit is None or hit[0] is not m:
+            return None  # lands in a mount nested in this one: another host tree
+        return base
 
     def readlink(self, vpath: str) -> str:
         """The stored target; absolute targets inside a mount's host root come back virtual."""
@@ -729,21 +777,76 @@ class Confinement:
         return False
 
     def link(self, src: str, dst: str) -> None:
-        """Hard link; the source's last component is never followed."""
-        rs = self.resolve(src.rstrip("/") or "/", follow=False)
-        with rs:
-            if rs.kind != HOST or rs.is_mount_root:
-                raise _err(errno.EPERM if rs.kind == HOST else errno.EACCES, src)
-            rd = self.resolve(dst.rstrip("/") or "/", follow=False)
-            with rd:
-                self._removable(rd, dst)
-                if rs.mount is not rd.mount:
-                    raise _err(errno.EXDEV, src, dst)
-                try:
-                    os.link(rs.name, rd.name, src_dir_fd=rs.dir_fd, dst_dir_fd=rd.dir_fd,
-                            follow_symlinks=False)
-                except OSError as e:
-                    raise _err(e.errno, dst) from None
+        """Hard link; the source's last component is never followed.
+
+        Hard-linking a symlink makes a second link with the same target at the new
+        place: refused (EPERM) when that target leaves the mount from there.
+        """
+        with _TOPOLOGY:
+            rs = self.resolve(src.rstrip("/") or "/", follow=False)
+            with rs:
+                if rs.kind != HOST or rs.is_mount_root:
+                    raise _err(errno.EPERM if rs.kind == HOST else errno.EACCES, src)
+                rd = self.resolve(dst.rstrip("/") or "/", follow=False)
+                with rd:
+                    self._removable(rd, dst)
+                    if rs.mount is not rd.mount:
+                        raise _err(errno.EXDEV, src, dst)
+                    self._check_moved_link(rs, rd, dst)
+                    try:
+                        os.link(rs.name, rd.name, src_dir_fd=rs.dir_fd, dst_dir_fd=rd.dir_fd,
+                                follow_symlinks=False)
+                    except OSError as e:
+                        raise _err(e.errno, dst) from None
+
+    def _check_moved_link(self, rs: Resolved, rd: Resolved, shown: str) -> None:
+        """EPERM when ``rs``, if a symlink, would point out of the mount from ``rd``'s place."""
+        try:
+            target = os.readlink(rs.name, dir_fd=rs.dir_fd)
+        except OSError:
+            return  # not a symlink (or gone: the operation itself will say so)
+        m = rd.mount
+        assert m is not None
+        if self._target_below(target, m, _below(posixpath.dirname(rd.vpath), m), True) is None:
+            raise _err(errno.EPERM, shown)
+
+    def _check_moved_tree(self, rs: Resolved, rd: Resolved, shown: str) -> None:
+        """EPERM when a directory moved to a shallower place holds a relative link that
+        would then climb out of the mount (links keep their text, so a shallower place
+        gives every ``..`` in them less room)."""
+        m = rd.mount
+        assert m is not None
+        old, new = _below(rs.vpath, m), _below(rd.vpath, m)
+        if len(new) >= len(old):
+            return
+        try:
+            fd = os.open(rs.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         dir_fd=rs.dir_fd)
+        except OSError:
+            return  # not a directory
+        self._check_links_in(fd, m, new, shown)
+
+    def _check_links_in(self, fd: int, m: Mount, where: list[str], shown: str) -> None:
+        try:
+            with os.scandir(fd) as it:
+                entries = [(e.name, _entry_type(e)) for e in it]
+            for name, t in entries:
+                if t == "l":
+                    try:
+                        target = os.readlink(name, dir_fd=fd)
+                    except OSError:
+                        continue
+                    if not target.startswith("/") and self._target_below(target, m, where) is None:
+                        raise _err(errno.EPERM, shown)
+                elif t == "d":
+                    try:
+                        sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+                                      | os.O_CLOEXEC, dir_fd=fd)
+                    except OSError:
+                        continue
+                    self._check_links_in(sub, m, [*where, name], shown)
+        finally:
+            os.close(fd)
 
     def chmod(self, vpath: str, mode: int, follow: bool = True) -> None:
         """chmod through an O_PATH fd of the final (non-symlink) node; setuid/setgid are stripped."""
@@ -757,8 +860,11 @@ class Confinement:
             except OSError as e:
                 raise _err(e.errno, vpath) from None
             try:
-                if _stat.S_ISLNK(os.fstat(fd).st_mode):
+                st = os.fstat(fd)
+                if _stat.S_ISLNK(st.st_mode):
                     raise _err(errno.EOPNOTSUPP, vpath)  # symlinks have no mode on Linux
+                if st.st_nlink > 1 and _stat.S_ISREG(st.st_mode):
+                    raise _err(errno.EPERM, vpath)  # its other names may lie outside
                 os.chmod(f"/proc/self/fd/{fd}", mode & 0o1777)
             except OSError as e:
                 if isinstance(e, FileSystemError):
@@ -774,10 +880,15 @@ class Confinement:
                 raise _err(errno.EACCES, vpath)
             self._writable(res, vpath)
             try:
+                st = res.st or os.stat(res.name, dir_fd=res.dir_fd, follow_symlinks=False)
+                if st.st_nlink > 1 and _stat.S_ISREG(st.st_mode):
+                    raise _err(errno.EPERM, vpath)  # its other names may lie outside
                 if ns is not None:
                     os.utime(res.name, ns=ns, dir_fd=res.dir_fd, follow_symlinks=False)
                 else:
                     os.utime(res.name, times, dir_fd=res.dir_fd, follow_symlinks=False)
+            except FileSystemError:
+                raise
             except OSError as e:
                 raise _err(e.errno, vpath) from None
 
@@ -810,6 +921,16 @@ class Confinement:
                 raise _err(errno.EACCES, vpath)
             if write:
                 self._writable(res, vpath)
+            # Never hand out the path of a FIFO, socket or device (a library would
+            # block opening it), nor one for writing a file with other hard links.
+            st = res.st
+            if st is None and not follow and not res.is_mount_root:
+                try:
+                    st = os.stat(res.name, dir_fd=res.dir_fd, follow_symlinks=False)
+                except OSError:
+                    st = None  # missing: an output file to be
+            if st is not None:
+                check_node(st, vpath, write)
             return self.host_path(res)
 
     # ----------------------------------------------------------- safe walker
@@ -900,6 +1021,77 @@ class Confinement:
             os.close(fd)
 
 
+def open_leaf(name: str, flags: int, mode: int, dir_fd: int, vpath: str) -> int:
+    """Open ``name`` in held directory ``dir_fd`` under the core's rules for what is opened.
+
+    * Never a blocking open of an unknown type: the open is ``O_NONBLOCK`` (and
+      ``O_NOFOLLOW``), the type is checked on the held fd, and only a regular file
+      or a directory is kept (``O_NONBLOCK`` then cleared). A FIFO, socket or
+      device is refused with ENXIO, whatever its permissions say.
+    * A write never reaches a regular file with more than one hard link (its other
+      names may lie outside the sandbox): EPERM, checked before ``O_TRUNC`` acts.
+
+    Symlinks give ELOOP (the caller resolves them). The caller owns the fd.
+    """
+    write = flags & _O_WRITE
+    try:
+        fd = os.open(name, (flags & ~os.O_TRUNC) | _LEAF_FLAGS, mode, dir_fd=dir_fd)
+    except OSError as e:
+        raise _err(e.errno, vpath) from None
+    try:
+        if flags & os.O_PATH:
+            return fd
+        st = os.fstat(fd)
+        kind = _stat.S_IFMT(st.st_mode)
+        if kind != _stat.S_IFREG and kind != _stat.S_IFDIR:
+            raise _err(errno.ENXIO, vpath)
+        if write and st.st_nlink > 1 and kind == _stat.S_IFREG:
+            raise _err(errno.EPERM, vpath)
+        if not flags & os.O_NONBLOCK:
+            fcntl.fcntl(fd, fcntl.F_SETFL, flags & _SETFL_KEEP)
+        if write and flags & os.O_TRUNC and st.st_size:
+            os.ftruncate(fd, 0)
+    except BaseException as e:
+        os.close(fd)
+        if isinstance(e, OSError) and not isinstance(e, FileSystemError):
+            raise _err(e.errno, vpath) from None
+        raise
+    return fd
+
+
+def check_node(st: os.stat_result, vpath: str, write: bool) -> None:
+    """The rules of :func:`open_leaf` for a node known by its lstat (door B hands out paths)."""
+    kind = _stat.S_IFMT(st.st_mode)
+    if kind == _stat.S_IFREG:
+        if write and st.st_nlink > 1:
+            raise _err(errno.EPERM, vpath)
+    elif kind != _stat.S_IFDIR and kind != _stat.S_IFLNK:
+        raise _err(errno.ENXIO, vpath)
+
+
+def _below(vpath: str, m: Mount) -> list[str]:
+    """Components of canonical ``vpath`` below mount ``m``'s root."""
+    return split_components(vpath[len(m.virtual):])
+
+
+def _relative(dest: list[str], start: list[str]) -> str:
+    i = 0
+    while i < len(dest) and i < len(start) and dest[i] == start[i]:
+        i += 1
+    return "/".join([".."] * (len(start) - i) + dest[i:]) or "."
+
+
+def _dotdot_after_name(target: str) -> bool:
+    named = False
+    for c in target.split("/"):
+        if c == "..":
+            if named:
+                return True
+        elif c and c != ".":
+            named = True
+    return False
+
+
 def _join(a: str, b: str) -> str:
     return a + b if a.endswith("/") else a + "/" + b
 
@@ -967,11 +1159,7 @@ class WalkEntry:
         """
         if flags & _O_WRITE:
             raise _err(errno.EACCES, self.path)
-        try:
-            return os.open(self.name, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY,
-                           dir_fd=self._dir_fd)
-        except OSError as e:
-            raise _err(e.errno, self.path) from None
+        return open_leaf(self.name, flags, 0, self._dir_fd, self.path)
 
     def __repr__(self) -> str:
         return f"WalkEntry({self.path!r}, {self.type!r})"

@@ -163,11 +163,18 @@ def test_removing_a_link_removes_the_link_only(instance, tree):
 
 def test_hardlink_of_a_symlink_links_the_symlink_itself(instance, tree):
     fs = instance.shell.fs
-    fs.link("/batch/out_file", "/batch/hl")
-    assert os.path.islink(os.path.join(tree.ws, "hl"))
+    fs.link("/batch/in_rel", "/batch/hl")  # a link that stays inside: a second name for it
+    assert os.readlink(os.path.join(tree.ws, "hl")) == "file.txt"
+    assert fs.read_bytes("/batch/hl") == b"inside\n"
+    # one that points out would make a second way out: refused
     with pytest.raises(FileSystemError) as ei:
-        fs.read_bytes("/batch/hl")
-    assert ei.value.errno == errno.EACCES
+        fs.link("/batch/out_file", "/batch/hl_out")
+    assert ei.value.errno == errno.EPERM
+    assert not os.path.lexists(os.path.join(tree.ws, "hl_out"))
+    # a relative link that is fine where it is, but would climb out from the new place
+    with pytest.raises(FileSystemError) as ei:
+        fs.link("/batch/dir/up", "/batch/up_here")
+    assert ei.value.errno == errno.EPERM
     with pytest.raises(FileSystemError):
         fs.link(os.path.join(tree.outside, "secret.txt"), "/batch/hl2")
     outside_untouched(tree)

@@ -81,11 +81,9 @@ async def main(shell: Shell, argv: list[str]) -> int:
                 import posixpath
                 import stat
 
-                from pysh.ports._common import vstat
-
                 target = posixpath.normpath(shell.abspath(val))
                 try:
-                    st = vstat(shell, target)
+                    st = shell.core.stat(target, follow=True)
                     code = 0 if stat.S_ISDIR(st.st_mode) else 20
                 except OSError as e:
                     code = e.errno or 2
@@ -127,7 +125,10 @@ async def main(shell: Shell, argv: list[str]) -> int:
     fn = getattr(importlib.import_module(f"pysh.ports.git.{mod}"), func)
     ctx = Ctx(shell, overrides)
     try:
-        status = await fn(ctx, args[1:])
+        try:
+            status = await fn(ctx, args[1:])
+        finally:
+            ctx.close()  # index lock released unless written, packs closed
     except GitExit as e:
         await ctx.flush()
         msg = e.message

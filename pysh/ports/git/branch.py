@@ -6,8 +6,7 @@ import fnmatch
 
 from dulwich.index import ConflictedIndexEntry
 
-from pysh.ports import _common
-from pysh.ports.git import revs, worktree
+from pysh.ports.git import gitfs, revs, worktree
 from pysh.ports.git.core import (
     Ctx,
     GitExit,
@@ -22,8 +21,8 @@ from pysh.ports.git.core import (
     update_ref,
     usage_error,
     vjoin,
-    write_file_atomic,
 )
+from pysh.ports.git.gitfs import LockError
 from pysh.shellkit import decode, encode
 
 DETACHED_ADVICE = """Note: switching to '{name}'.
@@ -58,7 +57,8 @@ def write_path(repo: Repo, path: bytes, mode: int, sha: bytes) -> None:
         repo.index[path] = worktree.tree_entry(sha, mode)
         return
     st = repo.wt_write(path, _blob(repo, sha), mode)
-    repo.index[path] = worktree.make_entry(st, sha, mode)
+    repo.index[path] = worktree.make_entry(st, sha, mode) if st is not None else \
+        worktree.tree_entry(sha, mode)
 
 
 def worktree_mkdir(repo: Repo, path: bytes) -> None:
@@ -74,6 +74,11 @@ def checkout_tree_fresh(repo: Repo, tree: bytes) -> None:
         repo.ctx.tick()
         mode, sha = flat[path]
         write_path(repo, path, mode, sha)
+    if repo.checkout_errors:
+        raise fatal("unable to checkout working tree\n"
+                    "warning: Clone succeeded, but checkout failed.\n"
+                    "You can inspect what was checked out with 'git status'\n"
+                    "and retry with 'git restore --source=HEAD :/'\n")
     repo.write_index()
 
 
@@ -213,9 +218,13 @@ def do_switch(ctx: Ctx, repo: Repo, *, branch: str | None, target: bytes, name: 
     cur_branch = repo.head_branch()
     from_label = cur_branch if cur_branch is not None else (decode(cur_head) if cur_head else "HEAD")
     target_commit = repo[target]
+    # a new branch where HEAD already is leaves the index alone (git skips the tree merge)
+    same = create and target == cur_head and not force
+    if not same:
+        repo.lock_index()
     unmerged = sorted(p for p, e in repo.index.items() if isinstance(e, ConflictedIndexEntry))
     if unmerged and not force:
-        if switch_cmd and _common.vexists(repo.shell, vjoin(repo.vgit, "MERGE_HEAD")):
+        if switch_cmd and repo.gitdir.exists("MERGE_HEAD"):
             raise fatal("cannot switch branch while merging\n"
                         "Consider \"git merge --quit\" or \"git worktree add\".")
         ctx.write("".join(f"{decode(p)}: needs merge\n" for p in unmerged))
@@ -225,7 +234,8 @@ def do_switch(ctx: Ctx, repo: Repo, *, branch: str | None, target: bytes, name: 
         ctx.write(local_change_lines(repo))
         ctx.write(_tracking_info(repo, branch))
         return 0
-    switch_trees(repo, repo.tree_of(cur_head), target_commit.tree, force=force)
+    if not same:
+        switch_trees(repo, repo.tree_of(cur_head), target_commit.tree, force=force)
     was_detached = cur_branch is None and cur_head is not None
     if create:
         ref = b"refs/heads/" + encode(branch)
@@ -233,9 +243,10 @@ def do_switch(ctx: Ctx, repo: Repo, *, branch: str | None, target: bytes, name: 
         append_reflog(repo, ref, None, target, f"branch: Created from {name}")
         if track_from is not None:
             remote, _, rb = track_from.partition("/")
-            repo.config.set((b"branch", encode(branch)), b"remote", encode(remote))
-            repo.config.set((b"branch", encode(branch)), b"merge", b"refs/heads/" + encode(rb))
-            repo.write_config()
+            cfg = repo.edit_config()
+            cfg.set((b"branch", encode(branch)), b"remote", encode(remote))
+            cfg.set((b"branch", encode(branch)), b"merge", b"refs/heads/" + encode(rb))
+            repo.write_config(cfg)
     if was_detached and (detach is False or cur_head != target):
         if cur_head != target or branch is not None:
             ctx.ewrite(f"Previous HEAD position was {repo.short(cur_head)} "
@@ -269,6 +280,7 @@ def _tracking_info(repo: Repo, branch: str) -> str:
 def restore_paths(repo: Repo, ps: Pathspec, source: dict | None, *, worktree_: bool, staged: bool,
                   args: list[str]) -> int:
     """Restore matching paths into the index and/or work tree from ``source`` (None = index)."""
+    repo.lock_index()
     index = repo.index
     idx = {p: (e.mode, e.sha) for p, e in index.items() if not isinstance(e, ConflictedIndexEntry)}
     src = source if source is not None else idx
@@ -302,13 +314,19 @@ def restore_paths(repo: Repo, ps: Pathspec, source: dict | None, *, worktree_: b
             st = repo.wt_write(p, _blob(repo, v[1]), v[0])
             if staged or source is None:
                 e = index[p] if p in index else None
-                if e is not None and not isinstance(e, ConflictedIndexEntry) and e.sha == v[1]:
+                if st is not None and e is not None and not isinstance(e, ConflictedIndexEntry) \
+                        and e.sha == v[1]:
                     index[p] = worktree.make_entry(st, v[1], v[0])
     for j, ok in enumerate(matched):
         if not ok:
             raise GitExit(f"error: pathspec '{args[j]}' did not match any file(s) known to git", 1)
     repo.write_index()
     return hits
+
+
+def _paths_status(repo: Repo) -> int:
+    """checkout/restore of paths: git exits 255 when an entry could not be checked out."""
+    return 255 if repo.checkout_errors else 0
 
 
 # ---------------------------------------------------------------- checkout
@@ -346,7 +364,7 @@ async def cmd_checkout(ctx: Ctx, args: list[str]) -> int:
             restore_paths(repo, Pathspec(repo, paths), source, worktree_=True, staged=True, args=paths)
         else:
             restore_paths(repo, Pathspec(repo, paths), None, worktree_=True, staged=False, args=paths)
-        return 0
+        return _paths_status(repo)
     if vals.get("b") or vals.get("B") or vals.get("orphan"):
         name = vals.get("b") or vals.get("B") or vals.get("orphan")
         start = pos[0] if pos else "HEAD"
@@ -370,9 +388,9 @@ async def cmd_checkout(ctx: Ctx, args: list[str]) -> int:
     if tree is not None:
         restore_paths(repo, Pathspec(repo, pos[1:]), repo.flat_tree(tree), worktree_=True,
                       staged=True, args=pos[1:])
-        return 0
+        return _paths_status(repo)
     restore_paths(repo, Pathspec(repo, pos), None, worktree_=True, staged=False, args=pos)
-    return 0
+    return _paths_status(repo)
 
 
 def _create_and_switch(ctx: Ctx, repo: Repo, name: str, start: str, *, force_create: bool = False,
@@ -424,10 +442,10 @@ async def _checkout_branch(ctx: Ctx, repo: Repo, name: str, vals: dict, quiet) -
                                          create=True, force=force,
                                          track_from=start[len("refs/remotes/"):]), quiet)
         # a path?
-        if _common.vexists(ctx.shell, vjoin(ctx.shell.cwd, name), follow=False) or any(
+        if gitfs.exists(ctx.shell, vjoin(ctx.shell.cwd, name), follow=False) or any(
                 Pathspec(repo, [name]).match(p) for p in repo.index):
             restore_paths(repo, Pathspec(repo, [name]), None, worktree_=True, staged=False, args=[name])
-            return 0
+            return _paths_status(repo)
         raise GitExit(f"error: pathspec '{name}' did not match any file(s) known to git", 1)
     r = do_switch(ctx, repo, branch=None, target=target, name=name, detach=True, force=force,
                   explicit_detach=bool(vals.get("detach")))
@@ -523,7 +541,7 @@ async def cmd_restore(ctx: Ctx, args: list[str]) -> int:
                 raise fatal(f"could not resolve {src_rev}")
             source = repo.flat_tree(tree)
     restore_paths(repo, Pathspec(repo, paths), source, worktree_=wt, staged=staged, args=paths)
-    return 0
+    return _paths_status(repo)
 
 
 # ------------------------------------------------------------------- reset
@@ -549,7 +567,7 @@ async def cmd_reset(ctx: Ctx, args: list[str]) -> int:
                 rev = pos[0]
                 paths = pos[1:] + paths
             else:
-                if len(pos) == 1 and not _common.vexists(ctx.shell, vjoin(ctx.shell.cwd, pos[0]),
+                if len(pos) == 1 and not gitfs.exists(ctx.shell, vjoin(ctx.shell.cwd, pos[0]),
                                                          follow=False) and not any(
                         Pathspec(repo, pos).match(p) for p in repo.index):
                     raise revs.ambiguous(pos[0])
@@ -559,9 +577,11 @@ async def cmd_reset(ctx: Ctx, args: list[str]) -> int:
             if len(pos) > 1:
                 paths = pos[1:] + paths
     head = repo.head()
+    if paths and mode in ("soft", "hard", "keep", "merge"):
+        raise fatal(f"Cannot do {mode} reset with paths.")
+    if mode != "soft":
+        repo.lock_index()
     if paths:
-        if mode in ("soft", "hard", "keep", "merge"):
-            raise fatal(f"Cannot do {mode} reset with paths.")
         if rev is None:
             source = repo.flat_tree(repo.tree_of(head)) if head else {}
         else:
@@ -598,18 +618,17 @@ async def cmd_reset(ctx: Ctx, args: list[str]) -> int:
     commit = repo[target]
     if mode == "hard":
         _hard_reset_tree(repo, commit.tree)
+        if repo.checkout_errors:
+            raise fatal(f"Could not reset index file to revision '{rev or 'HEAD'}'.")
     elif mode == "mixed":
         _reset_index(repo, commit.tree)
     elif mode in ("keep", "merge"):
         switch_trees(repo, repo.tree_of(head), commit.tree, what="reset")
     if head is not None:
-        write_file_atomic(ctx.shell, vjoin(repo.vgit, "ORIG_HEAD"), head + b"\n")
+        repo.write_state("ORIG_HEAD", head + b"\n")
     update_ref(repo, b"HEAD", target, f"reset: moving to {rev or 'HEAD'}", old=head)
     for name in ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"):
-        try:
-            _common.vunlink(ctx.shell, vjoin(repo.vgit, name))
-        except OSError:
-            pass
+        repo.remove_state(name)
     if mode == "hard" and not quiet:
         ctx.write(f"HEAD is now at {repo.short(target)} {subject_of(commit.message)}\n")
     elif mode == "mixed" and not quiet:
@@ -726,14 +745,17 @@ async def cmd_branch(ctx: Ctx, args: list[str]) -> int:
                     continue
             try:
                 repo.refs.remove_if_equals(ref, None)
-            except Exception as e:
-                raise fatal(f"could not delete branch '{name}'") from e
+            except LockError as e:
+                ctx.ewrite(f"error: could not delete reference {decode(ref)}: {e.reason}\n")
+                status = 1
+                continue
             _common_unlink(repo, "logs/" + decode(ref))
             if not vals.get("remotes"):
                 sec = (b"branch", encode(name))
-                if sec in repo.config._values:
-                    del repo.config._values[sec]
-                    repo.write_config()
+                cfg = repo.edit_config()
+                if sec in cfg._values:
+                    del cfg._values[sec]
+                    repo.write_config(cfg)
             if not vals.get("quiet"):
                 kind = "remote-tracking branch" if vals.get("remotes") else "branch"
                 ctx.write(f"Deleted {kind} {name} (was {repo.short(sha)}).\n")
@@ -776,26 +798,28 @@ async def cmd_branch(ctx: Ctx, args: list[str]) -> int:
         r, _ = revs.lookup_ref(repo, encode(up))
         if r is None:
             raise fatal(f"the requested upstream branch '{up}' does not exist")
+        cfg = repo.edit_config()
         if r.startswith(b"refs/remotes/"):
             remote, _, rb = decode(r[13:]).partition("/")
-            repo.config.set((b"branch", encode(br)), b"remote", encode(remote))
-            repo.config.set((b"branch", encode(br)), b"merge", b"refs/heads/" + encode(rb))
+            cfg.set((b"branch", encode(br)), b"remote", encode(remote))
+            cfg.set((b"branch", encode(br)), b"merge", b"refs/heads/" + encode(rb))
             ctx.write(f"branch '{br}' set up to track '{remote}/{rb}'.\n")
         else:
-            repo.config.set((b"branch", encode(br)), b"remote", b".")
-            repo.config.set((b"branch", encode(br)), b"merge", r)
+            cfg.set((b"branch", encode(br)), b"remote", b".")
+            cfg.set((b"branch", encode(br)), b"merge", r)
             ctx.write(f"branch '{br}' set up to track '{decode(r[11:])}'.\n")
-        repo.write_config()
+        repo.write_config(cfg)
         return 0
     if vals.get("unsetup"):
         br = pos[0] if pos else repo.head_branch()
         sec = (b"branch", encode(br or ""))
+        cfg = repo.edit_config()
         for k in (b"remote", b"merge"):
             try:
-                repo.config.remove(sec, k)
+                cfg.remove(sec, k)
             except KeyError:
                 pass
-        repo.write_config()
+        repo.write_config(cfg)
         return 0
     listing = vals.get("list") or not pos or vals.get("all") and not pos or vals.get("remotes") and not pos
     if pos and not vals.get("list"):
@@ -819,9 +843,10 @@ async def cmd_branch(ctx: Ctx, args: list[str]) -> int:
             r, _ = revs.lookup_ref(repo, encode(start))
             if r is not None and r.startswith(b"refs/remotes/"):
                 remote, _, rb = decode(r[13:]).partition("/")
-                repo.config.set((b"branch", encode(name)), b"remote", encode(remote))
-                repo.config.set((b"branch", encode(name)), b"merge", b"refs/heads/" + encode(rb))
-                repo.write_config()
+                cfg = repo.edit_config()
+                cfg.set((b"branch", encode(name)), b"remote", encode(remote))
+                cfg.set((b"branch", encode(name)), b"merge", b"refs/heads/" + encode(rb))
+                repo.write_config(cfg)
                 ctx.write(f"branch '{name}' set up to track '{remote}/{rb}'.\n")
         return 0
     if listing:
@@ -832,7 +857,7 @@ async def cmd_branch(ctx: Ctx, args: list[str]) -> int:
 
 def _common_unlink(repo: Repo, rel: str) -> None:
     try:
-        _common.vunlink(repo.shell, vjoin(repo.vgit, rel))
+        repo.gitdir.unlink(rel)
     except OSError:
         pass
 
@@ -965,7 +990,7 @@ async def cmd_tag(ctx: Ctx, args: list[str]) -> int:
     msgs = vals.get("message") or []
     if vals.get("file") is not None:
         try:
-            msgs = [decode(_common.read_file(ctx.shell, vals["file"]))]
+            msgs = [decode(gitfs.read_file(ctx.shell, vals["file"]))]
         except OSError:
             raise fatal(f"could not open or read '{vals['file']}': No such file or directory") from None
     if vals.get("list") or not pos or vals.get("n") is not None and not (msgs or vals.get("annotate")):

@@ -1,18 +1,20 @@
 """The hardened repository layer under every git subcommand.
 
-* **Discovery** walks up from the virtual cwd through door B and stops at the
-  mount root. A ``.git`` file's ``gitdir:`` is read as a *virtual* path and
-  resolved by the core: a redirect out of the sandbox is refused.
-* **Opening** builds the repository from dulwich's primitives only
-  (``DiskObjectStore`` without alternates, ``DiskRefsContainer``, ``Index``,
-  the repo's own ``config``), never ``dulwich.repo.Repo``: no hooks, no
-  filters, no fsmonitor, no ``sshCommand``, no host ``~/.gitconfig`` or
-  ``/etc/gitconfig``. The only other config file read is the *virtual*
-  ``$HOME/.gitconfig``, through the core. ``objects/info/alternates``,
-  ``commondir`` and any symlink inside the git dir that leaves the sandbox
-  are refused before dulwich touches anything.
-* **The working tree** is read and written through the confinement core
-  (held parent directories, ``O_NOFOLLOW``), walked with ``shell.walk()``.
+* **Discovery** walks up from the virtual cwd and stops at the mount root. A ``.git``
+  file's ``gitdir:`` is read as a *virtual* path and resolved by the core: a redirect
+  out of the sandbox is refused.
+* **Opening** never hands dulwich a path. The object store, the refs container and the
+  index are built on :class:`gitfs.GitDir` (``store.py``): every file of the git dir is
+  opened through the confinement core at the moment of use, on held directory fds, and
+  one that is (or is reached through) a symlink leaving the git dir is refused. No
+  alternates, ``commondir``, hooks, filters, fsmonitor or ``sshCommand``; no host
+  config: the repo's ``config`` and the *virtual* ``$HOME/.gitconfig``, whose
+  ``include``/``includeIf`` are virtual paths too (``gitconfig.py``).
+* **Writes** take git's lock files (``index.lock``, ``<ref>.lock``, ``packed-refs.lock``)
+  in the held directory and rename them into place; on a read-only mount the first lock
+  fails with git's message and nothing is written.
+* **The working tree** is read and written through the core (door A's operations;
+  symlinks are created by ``shell.fs.symlink``, so the core's link rules apply).
 * Every message names virtual paths; dulwich's exception texts are folded.
 """
 
@@ -26,29 +28,13 @@ import posixpath
 import re
 import stat as _stat
 import time
-from pathlib import Path
 
 from pysh.ports import _common
-from pysh.ports._common import HeldDir, host_of
+from pysh.ports.git import gitfs
+from pysh.ports.git.gitfs import GitDir, GitExit, LockError, fatal, usage_error, vjoin
 from pysh.shellkit import FileSystemError, Shell, decode, encode
 
-
-# ------------------------------------------------------------------ errors
-class GitExit(Exception):
-    """Stop the command: print ``message`` (already prefixed) to stderr, exit ``status``."""
-
-    def __init__(self, message: str, status: int = 128):
-        super().__init__(message)
-        self.message = message
-        self.status = status
-
-
-def fatal(msg: str) -> GitExit:
-    return GitExit(f"fatal: {msg}", 128)
-
-
-def usage_error(msg: str) -> GitExit:
-    return GitExit(msg, 129)
+__all__ = ["GitExit", "LockError", "fatal", "usage_error", "vjoin"]
 
 
 NOT_A_REPO = "not a git repository (or any of the parent directories): .git"
@@ -64,6 +50,9 @@ class Ctx:
         self.err = bytearray()
         self.overrides = config_overrides
         self._repo: Repo | None = None
+        self.opened: list[Repo] = []  # every repository opened: closed when the command ends
+        self._global = False  # the global config, once read (None: there is none)
+        shell.budget.check()
         self._n = 0
 
     # output
@@ -110,19 +99,15 @@ class Ctx:
         except GitExit:
             return None
 
+    def close(self) -> None:
+        for r in self.opened:
+            r.close()
+        self.opened.clear()
+
 
 # --------------------------------------------------------- virtual helpers
-def vjoin(a: str, b: str) -> str:
-    if not b:
-        return a
-    return posixpath.normpath(a.rstrip("/") + "/" + b) if a != "/" else posixpath.normpath("/" + b)
-
-
 def vlstat(shell: Shell, vpath: str) -> os.stat_result | None:
-    try:
-        return _common.vstat(shell, vpath, follow=False)
-    except OSError:
-        return None
+    return gitfs.lstat(shell, vpath)
 
 
 def is_mount_root(shell: Shell, vpath: str) -> bool:
@@ -132,16 +117,19 @@ def is_mount_root(shell: Shell, vpath: str) -> bool:
         return True
 
 
+def _realpath(shell: Shell, vpath: str) -> str | None:
+    """The canonical virtual path (the core follows links that stay in the sandbox)."""
+    try:
+        return shell.core.realpath(vpath)
+    except OSError:
+        return None
+
+
 # -------------------------------------------------------------- discovery
-def _read_small(shell: Shell, vpath: str, cap: int = 1 << 20) -> bytes:
-    data = _common.read_file(shell, vpath)
-    return data[:cap]
-
-
 def _gitfile_target(shell: Shell, dotgit: str) -> str:
     """The virtual git dir a ``.git`` file names (``gitdir: X``), confined by the core."""
     try:
-        data = _read_small(shell, dotgit, 4096)
+        data = gitfs.read_file(shell, dotgit)[:4096]
     except OSError:
         raise fatal(f"invalid gitfile format: {dotgit}") from None
     text = decode(data).strip()
@@ -149,18 +137,12 @@ def _gitfile_target(shell: Shell, dotgit: str) -> str:
         raise fatal(f"invalid gitfile format: {dotgit}")
     target = text[len("gitdir:"):].strip()
     vt = target if target.startswith("/") else vjoin(posixpath.dirname(dotgit), target)
-    vt = posixpath.normpath(vt)
-    try:
-        host = shell.resolve(vt)
-    except OSError:
-        raise fatal(f"not a git repository: {dotgit} (its gitdir is outside the sandbox)") from None
-    try:
-        vt = shell.to_virtual(host)
-    except ValueError:
-        raise fatal(f"not a git repository: {dotgit}") from None
-    if not _looks_like_gitdir(shell, vt):
-        raise fatal(f"not a git repository: {vt}")
-    return vt
+    real = _realpath(shell, posixpath.normpath(vt))
+    if real is None:
+        raise fatal(f"not a git repository: {dotgit} (its gitdir is outside the sandbox)")
+    if not _looks_like_gitdir(shell, real):
+        raise fatal(f"not a git repository: {real}")
+    return real
 
 
 def _looks_like_gitdir(shell: Shell, vdir: str) -> bool:
@@ -169,7 +151,7 @@ def _looks_like_gitdir(shell: Shell, vdir: str) -> bool:
         return False
     for sub in ("objects", "refs"):
         st = vlstat(shell, vjoin(vdir, sub))
-        # a symlinked internal passes here and is judged (refused if it leaves) by _check_gitdir
+        # a symlinked internal passes here; where it leads is judged at every open (GitDir)
         if st is None or not (_stat.S_ISDIR(st.st_mode) or _stat.S_ISLNK(st.st_mode)):
             return False
     return True
@@ -183,12 +165,10 @@ def find_gitdir_at(shell: Shell, d: str) -> str | None:
         return None
     if _stat.S_ISLNK(st.st_mode):
         # a symlinked .git: followed only while it stays inside the sandbox
-        try:
-            host = shell.resolve(dotgit)
-            real = shell.to_virtual(host)
-        except (OSError, ValueError):
-            raise fatal(f"not a git repository: {dotgit} (a symlink out of the sandbox)") from None
-        if _common.vis_dir(shell, real):
+        real = _realpath(shell, dotgit)
+        if real is None:
+            raise fatal(f"not a git repository: {dotgit} (a symlink out of the sandbox)")
+        if gitfs.is_dir(shell, real):
             return real if _looks_like_gitdir(shell, real) else None
         return _gitfile_target(shell, real)
     if _stat.S_ISDIR(st.st_mode):
@@ -224,18 +204,39 @@ def discover(ctx: Ctx) -> Repo:
 
 
 def _read_config_bytes(shell: Shell, vpath: str):
-    from dulwich.config import ConfigFile
-
+    """A config file without its includes (discovery only needs core.bare)."""
     try:
-        data = _read_small(shell, vpath, 1 << 22)
+        data = gitfs.read_file(shell, vpath)
     except OSError:
         return None
-    import io
+    return _parse_config(data, vpath, None)
+
+
+def _parse_config(data: bytes, vpath: str, scope, *, expand: bool = True):
+    from pysh.ports.git import gitconfig
 
     try:
-        return ConfigFile.from_file(io.BytesIO(data))
-    except Exception:
+        return gitconfig.parse(data, vpath, scope, expand=expand)
+    except (ValueError, UnicodeError):
         raise fatal(f"bad config file {vpath}") from None
+
+
+def config_scope(ctx: Ctx, repo: Repo | None = None):
+    """What include/includeIf need: the sandbox's $HOME and (lazily) the repository."""
+    from pysh.ports.git.gitconfig import Scope
+
+    home = ctx.env.get("HOME")
+    home = ctx.shell.abspath(home) if home else None
+
+    def gitdir():
+        r = repo if repo is not None else ctx._repo
+        return r.vgit if r is not None else None
+
+    def branch():
+        r = repo if repo is not None else ctx._repo
+        return r.head_branch() if r is not None else None
+
+    return Scope(ctx.shell, home, gitdir, branch)
 
 
 def _cfg_bool(cfg, section, name, default):
@@ -247,58 +248,59 @@ def _cfg_bool(cfg, section, name, default):
 
 # ------------------------------------------------------------ the repository
 _REFUSED_FILES = ("commondir", "objects/info/alternates", "objects/info/http-alternates")
+_INTERNALS = {"HEAD", "config", "index", "objects", "refs", "packed-refs", "logs", "info",
+              "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "shallow",
+              "CHERRY_PICK_HEAD", "REVERT_HEAD", "modules", "worktrees"}
 
 
-def _check_gitdir(shell: Shell, vgit: str) -> None:
-    """Refuse git dirs whose internals reach outside: alternates, commondir, symlinks out."""
+def _check_gitdir(gd: GitDir) -> None:
+    """Refuse early what would make git reach outside: alternates, commondir, and a top-level
+    internal that is a symlink out of the repository. (Every later open is checked again by
+    GitDir, at open time: this early look only makes the refusal come first.)"""
     for rel in _REFUSED_FILES:
-        p = vjoin(vgit, rel)
-        st = vlstat(shell, p)
+        st = gd.stat(rel, follow=False)
         if st is None:
             continue
         if _stat.S_ISREG(st.st_mode) and st.st_size == 0:
             continue
-        raise fatal(f"refusing the repository at {vgit}: '{rel}' is not allowed in the sandbox")
-    errors: list = []
-    for wd in shell.walk(vgit, onerror=errors.append):
-        shell.budget.check()
-        for ent in wd.dirs + wd.files:
-            if ent.type == "l":
-                try:
-                    host = shell.resolve(ent.path)
-                    shell.to_virtual(host)
-                except (OSError, ValueError):
-                    rel = ent.path[len(vgit):].lstrip("/")
-                    raise fatal(f"refusing the repository at {vgit}: '{rel}' is a symlink "
-                                "out of the sandbox") from None
-    for e in errors:
-        if isinstance(e, FileSystemError) and e.errno in (errno.EACCES, errno.ELOOP):
-            raise fatal(f"refusing the repository at {vgit}: {e}")
+        raise fatal(f"refusing the repository at {gd.root}: '{rel}' is not allowed in the sandbox")
+    for name, t in gd.listdir(""):
+        if t == "l" and name in _INTERNALS:
+            gd.entry_kind(name, t)  # refuses a link that leaves the repository
+    for sub in ("objects", "refs", "refs/heads", "refs/tags", "objects/pack", "logs"):
+        for name, t in gd.listdir(sub) if gd.isdir(sub) else ():
+            if t == "l":
+                gd.entry_kind(f"{sub}/{name}", t)
 
 
 class Repo:
     """A repository opened from primitives: object store, refs, index, config."""
 
     def __init__(self, ctx: Ctx, vgit: str, vtop: str | None):
+        from pysh.ports.git.store import SandboxObjectStore, SandboxRefs
+
         self.ctx = ctx
         self.shell = ctx.shell
         self.vgit = vgit
         self.vtop = vtop  # None: bare
-        self.git = str(host_of(self.shell, vgit))
+        real = _realpath(self.shell, vgit)
+        if real is None:
+            raise fatal(f"not a git repository: '{vgit}'")
+        # every file of the git dir is opened through this (confined, checked at open time)
+        self.gitdir = GitDir(self.shell, real)
         self._index = None
+        self._index_lock = None
+        self.checkout_errors = 0  # symlinks that could not be created (git: "unable to create")
         self._config = None
         self._tree_cache: dict[bytes, dict[bytes, tuple[int, bytes]]] = {}
-        from dulwich.refs import DiskRefsContainer
-
-        store_cls = _store_class()
-        self.object_store = store_cls(os.path.join(self.git, "objects"))
-        self.refs = DiskRefsContainer(self.git, self.git)
+        self.object_store = SandboxObjectStore(self.gitdir)
+        self.refs = SandboxRefs(self.gitdir)
 
     @classmethod
     def open(cls, ctx: Ctx, vgit: str, vtop: str | None) -> Repo:
-        shell = ctx.shell
-        _check_gitdir(shell, vgit)
         repo = cls(ctx, vgit, vtop)
+        ctx.opened.append(repo)
+        _check_gitdir(repo.gitdir)
         cfg = repo.config
         try:
             fmt = int(cfg.get(b"core", b"repositoryformatversion"))
@@ -323,22 +325,52 @@ class Repo:
             repo.vtop = None
         return repo
 
+    def close(self) -> None:
+        """Release what the command held: the index lock (unless written), open packs."""
+        if self._index_lock is not None:
+            self._index_lock.release()
+            self._index_lock = None
+        self.object_store.close()
+
     # -- config --------------------------------------------------------------
     @property
     def config(self):
+        """The repository's config with its includes (virtual paths), for reading."""
         if self._config is None:
-            from dulwich.config import ConfigFile
-
-            c = _read_config_bytes(self.shell, vjoin(self.vgit, "config"))
-            self._config = c if c is not None else ConfigFile()
+            self._config = self._load_config(expand=True)
         return self._config
 
-    def write_config(self) -> None:
+    def _load_config(self, expand: bool):
+        from dulwich.config import ConfigFile
+
+        data = self.gitdir.read_opt("config", cap=1 << 22)
+        if data is None:
+            return ConfigFile()
+        scope = config_scope(self.ctx, self) if expand else None
+        return _parse_config(data, self.gitdir.vpath("config"), scope, expand=expand)
+
+    def edit_config(self):
+        """The config file as written (includes not expanded): change it, then write_config()."""
+        return self._load_config(expand=False)
+
+    def write_config(self, cfg) -> None:
         import io
 
         buf = io.BytesIO()
-        self.config.write_to_file(buf)
-        write_file_atomic(self.shell, vjoin(self.vgit, "config"), buf.getvalue())
+        cfg.write_to_file(buf)
+        try:
+            self.gitdir.write("config", buf.getvalue())
+        except LockError as e:
+            raise GitExit(f"error: could not lock config file {self.config_display()}: "
+                          f"{os.strerror(e.code)}", 255) from None
+        self._config = None
+
+    def config_display(self) -> str:
+        """The config file's name as git prints it (relative to the top when we are there)."""
+        cwd = self.shell.cwd
+        if self.vtop is not None and cwd == self.vtop and self.vgit == vjoin(self.vtop, ".git"):
+            return ".git/config"
+        return vjoin(self.vgit, "config")
 
     def cfg_get(self, section: str, name: str, sub: str | None = None) -> str | None:
         return config_get(self.ctx, section, name, sub, repo=self)
@@ -354,9 +386,10 @@ class Repo:
 
     # -- objects ---------------------------------------------------------------
     def __getitem__(self, sha: bytes):
+        self.ctx.tick()
         try:
             return self.object_store[sha]
-        except KeyError:
+        except (KeyError, GitExit, OSError):
             raise
         except Exception as e:  # a corrupt object: no library text leaks
             raise fatal(f"bad object {decode(sha)}") from e
@@ -414,10 +447,7 @@ class Repo:
     # -- refs ------------------------------------------------------------------
     def head_ref(self) -> bytes | None:
         """What HEAD points at symbolically (b'refs/heads/main'), or None when detached."""
-        try:
-            data = self.refs.read_loose_ref(b"HEAD")
-        except Exception:
-            data = None
+        data = self.refs.read_loose_ref(b"HEAD")
         if data and data.startswith(b"ref: "):
             return data[5:].strip()
         return None
@@ -433,20 +463,29 @@ class Repo:
         return self.ref_sha(b"HEAD")
 
     def ref_sha(self, name: bytes) -> bytes | None:
+        from dulwich.refs import SymrefLoop
+
         try:
             _, sha = self.refs.follow(name)
-        except Exception:
+        except (KeyError, ValueError, SymrefLoop):
             return None
         return sha
 
     def set_ref(self, name: bytes, sha: bytes, message: str | None = None) -> None:
-        """Write a loose ref (through the core, lock file + rename, no fsync)."""
+        """Write a loose ref (lock file + rename in the held git dir, no fsync)."""
         self._check_refname(name)
-        vpath = vjoin(self.vgit, decode(name))
-        mkdir_p(self.shell, posixpath.dirname(vpath))
-        write_file_atomic(self.shell, vpath, sha + b"\n")
-        self.refs._invalidate_packed_refs_cache() if hasattr(
-            self.refs, "_invalidate_packed_refs_cache") else None
+        self._write_ref(name, sha + b"\n")
+
+    def _write_ref(self, name: bytes, data: bytes) -> None:
+        rel = decode(name)
+        try:
+            if "/" in rel:
+                self.gitdir.mkdirs(posixpath.dirname(rel))
+            self.gitdir.write(rel, data)
+        except LockError as e:
+            raise fatal(f"cannot lock ref '{rel}': {e.reason}") from None
+        except FileSystemError as e:
+            raise fatal(f"cannot lock ref '{rel}': {gitfs_message(e)}") from None
 
     @staticmethod
     def _check_refname(name: bytes) -> None:
@@ -465,12 +504,23 @@ class Repo:
     def set_symbolic(self, name: bytes, target: bytes) -> None:
         self._check_refname(name)
         self._check_refname(target)
-        vpath = vjoin(self.vgit, decode(name))
-        mkdir_p(self.shell, posixpath.dirname(vpath))
-        write_file_atomic(self.shell, vpath, b"ref: " + target + b"\n")
+        self._write_ref(name, b"ref: " + target + b"\n")
 
     def detach_head(self, sha: bytes) -> None:
-        write_file_atomic(self.shell, vjoin(self.vgit, "HEAD"), sha + b"\n")
+        self._write_ref(b"HEAD", sha + b"\n")
+
+    def write_state(self, name: str, data: bytes) -> None:
+        """A state file at the top of the git dir (ORIG_HEAD, MERGE_HEAD, MERGE_MSG...)."""
+        try:
+            self.gitdir.write(name, data)
+        except LockError as e:
+            raise fatal(e.reason) from None
+
+    def read_state(self, name: str) -> bytes | None:
+        return self.gitdir.read_opt(name)
+
+    def remove_state(self, name: str) -> None:
+        self.gitdir.unlink(name)
 
     def branches(self) -> list[bytes]:
         return sorted(self.refs.keys(base=b"refs/heads/"))
@@ -492,14 +542,15 @@ class Repo:
     @property
     def index(self):
         if self._index is None:
-            from dulwich.index import Index
-
             self.require_worktree("index")
-            try:
-                self._index = Index(os.path.join(self.git, "index"))
-            except Exception as e:
-                raise fatal("index file corrupt") from e
+            self._index = _read_index(self.gitdir)
         return self._index
+
+    def lock_index(self) -> None:
+        """Take ``index.lock`` now, as git does first thing in every command that writes the
+        index (on a read-only repository this is where it stops, before any write)."""
+        if self._index_lock is None:
+            self._index_lock = self.gitdir.lock("index")
 
     def write_index(self) -> None:
         import io
@@ -518,10 +569,15 @@ class Repo:
         write_index_dict(w, idx._byname, version=idx._version, extensions=[],
                          object_format=idx._object_format)
         w.close()
+        self.lock_index()
+        lk, self._index_lock = self._index_lock, None
         try:
-            write_file_atomic(self.shell, vjoin(self.vgit, "index"), buf.getvalue())
+            lk.write(buf.getvalue())
+            lk.commit()
         except OSError as e:
             raise fatal(f"Unable to write new index file ({os.strerror(e.errno or errno.EIO)})") from None
+        finally:
+            lk.release()
 
     # -- work tree I/O through the core ----------------------------------------
     def wt(self, rel: bytes | str) -> str:
@@ -533,8 +589,18 @@ class Repo:
         """(git mode, content, lstat) of a work-tree file, or None when absent/a directory."""
         return read_worktree_file(self.shell, self.wt(rel))
 
-    def wt_write(self, rel: bytes, data: bytes, mode: int) -> os.stat_result:
-        return write_worktree_file(self.shell, self.require_worktree(""), rel, data, mode)
+    def wt_write(self, rel: bytes, data: bytes, mode: int) -> os.stat_result | None:
+        """Check content out; a symlink the core refuses to create is git's error, counted
+        in ``checkout_errors``, and None comes back (the command goes on, as git's does)."""
+        try:
+            return write_worktree_file(self.shell, self.require_worktree(""), rel, data, mode)
+        except FileSystemError as e:
+            if mode != 0o120000:
+                raise
+            self.ctx.ewrite(f"error: unable to create symlink {decode(rel)}: "
+                            f"{os.strerror(e.errno or errno.EIO)}\n")
+            self.checkout_errors += 1
+            return None
 
     def wt_remove(self, rel: bytes) -> None:
         remove_worktree_file(self.shell, self.require_worktree(""), rel)
@@ -568,20 +634,38 @@ class Repo:
         return abbrev(self, sha, n)
 
 
-def _store_class():
-    from dulwich.object_store import DiskObjectStore
+def _read_index(gd: GitDir):
+    """The index, parsed from bytes the core read (dulwich never opens it itself)."""
+    import io
 
-    class SandboxObjectStore(DiskObjectStore):
-        """No alternates, ever: objects come from this directory only."""
+    from dulwich.index import Index, IndexChecksumReader, read_index_dict_with_version
 
-        @property
-        def alternates(self):  # noqa: D401
-            return []
+    class SandboxIndex(Index):
+        def read(self):  # noqa: D102 - only ever filled from bytes, below
+            raise NotImplementedError
 
-        def _read_alternate_paths(self):
-            return iter(())
+        def write(self):  # noqa: D102 - written by Repo.write_index through the git dir
+            raise NotImplementedError
 
-    return SandboxObjectStore
+    idx = SandboxIndex("index", read=False)
+    data = gd.read_opt("index")
+    if not data:
+        return idx
+    try:
+        reader = IndexChecksumReader(io.BytesIO(data), idx._object_format)
+        entries, version, extensions = read_index_dict_with_version(reader, idx._object_format)
+        idx._version = version
+        idx._extensions = extensions
+        for name, value in entries.items():
+            idx.set_verbatim(name, value)
+        reader.check_checksum(allow_empty=True)
+    except Exception as e:
+        raise fatal("index file corrupt") from e
+    return idx
+
+
+def gitfs_message(e: OSError) -> str:
+    return os.strerror(e.errno or errno.EIO)
 
 
 def abbrev(repo: Repo, sha: bytes, n: int = 7) -> str:
@@ -597,69 +681,54 @@ def abbrev(repo: Repo, sha: bytes, n: int = 7) -> str:
 
 def _unique_prefix(repo: Repo, pre: str) -> bool:
     count = 0
-    for _ in _iter_prefix(repo, pre):
+    for _ in repo.object_store.iter_prefix(pre.encode()):
         count += 1
         if count > 1:
             return False
     return True
 
 
-def _iter_prefix(repo: Repo, pre: str):
-    try:
-        yield from repo.object_store.iter_prefix(pre.encode())
-    except Exception:
-        return
-
-
 # ------------------------------------------------------------ work tree I/O
+# Every call goes through the core (door A's operations): the leaf is never followed
+# unless said, links are created by the core (its rules on targets apply).
 def read_worktree_file(shell: Shell, vpath: str):
+    """(git mode, content, stat) of a work-tree file or symlink; None when absent/other."""
+    st = gitfs.lstat(shell, vpath)
+    if st is None:
+        return None
+    if _stat.S_ISLNK(st.st_mode):
+        try:
+            target = shell.core.readlink(vpath)
+        except OSError:
+            return None
+        return 0o120000, os.fsencode(target), st
+    if not _stat.S_ISREG(st.st_mode):
+        return None
     try:
-        host = host_of(shell, vpath, follow=False)
+        fd, st = gitfs.open_regular(shell, vpath)
     except OSError:
         return None
     try:
-        with HeldDir(host, vpath) as d:
-            st = d.lstat()
-            if _stat.S_ISLNK(st.st_mode):
-                target = os.readlink(d.name, dir_fd=d.fd)
-                return 0o120000, os.fsencode(target), st
-            if not _stat.S_ISREG(st.st_mode):
-                return None
-            fd = d.open(os.O_RDONLY)
+        data = gitfs._read_fd(fd, shell, vpath, None)
     except OSError:
         return None
-    try:
-        chunks = []
-        while True:
-            b = os.read(fd, 1 << 20)
-            if not b:
-                break
-            chunks.append(b)
-    finally:
-        os.close(fd)
     mode = 0o100755 if st.st_mode & 0o100 else 0o100644
-    return mode, b"".join(chunks), st
+    return mode, data, st
 
 
 def _ensure_dirs(shell: Shell, top: str, rel_dir: str) -> None:
     """Make the directories of ``rel_dir`` under the top; a leading symlink or file is replaced
     (git never writes through a symlinked directory)."""
+    core = shell.core
     cur = top
     for comp in [c for c in rel_dir.split("/") if c]:
         cur = vjoin(cur, comp)
-        host = host_of(shell, cur, follow=False, write=True)
-        with HeldDir(host, cur) as d:
-            try:
-                st = d.lstat()
-            except FileSystemError as e:
-                if e.errno != errno.ENOENT:
-                    raise
-                st = None
-            if st is not None and _stat.S_ISDIR(st.st_mode):
-                continue
-            if st is not None:
-                d.unlink()
-            d.mkdir(0o777 & ~shell.umask)
+        st = gitfs.lstat(shell, cur)
+        if st is not None and _stat.S_ISDIR(st.st_mode):
+            continue
+        if st is not None:
+            core.unlink(cur)
+        core.mkdir(cur, 0o777 & ~shell.umask)
 
 
 def write_worktree_file(shell: Shell, top: str, rel: bytes, data: bytes, mode: int) -> os.stat_result:
@@ -668,27 +737,24 @@ def write_worktree_file(shell: Shell, top: str, rel: bytes, data: bytes, mode: i
     if parent:
         _ensure_dirs(shell, top, parent)
     vpath = vjoin(top, r)
-    host = host_of(shell, vpath, follow=False, write=True)
-    with HeldDir(host, vpath) as d:
-        try:
-            st = d.lstat()
-        except FileSystemError:
-            st = None
-        if st is not None:
-            if _stat.S_ISDIR(st.st_mode):
-                _remove_tree(shell, vpath)
-            else:
-                d.unlink()
-        if mode == 0o120000:
-            d.symlink(os.fsdecode(data))
-            return d.lstat()
-        perm = (0o777 if mode & 0o111 else 0o666) & ~shell.umask
-        fd = d.open(os.O_WRONLY | os.O_CREAT | os.O_TRUNC, perm)
-        try:
-            _common.write_all(fd, data, shell.budget)
-            return os.fstat(fd)
-        finally:
-            os.close(fd)
+    st = gitfs.lstat(shell, vpath)
+    if st is not None:
+        if _stat.S_ISDIR(st.st_mode):
+            _remove_tree(shell, vpath)
+        else:
+            shell.core.unlink(vpath)
+    if mode == 0o120000:
+        # door A: the core's rules for link targets apply (one leaving the mount is refused)
+        shell.fs.symlink(os.fsdecode(data), vpath)
+        return shell.core.stat(vpath, follow=False)
+    perm = (0o777 if mode & 0o111 else 0o666) & ~shell.umask
+    # O_EXCL: whatever appears at the name meanwhile is not written through
+    fd = shell.core.open(vpath, os.O_WRONLY | os.O_CREAT | os.O_EXCL, perm)
+    try:
+        _common.write_all(fd, data, shell.budget)
+        return os.fstat(fd)
+    finally:
+        os.close(fd)
 
 
 def _remove_tree(shell: Shell, vpath: str) -> None:
@@ -697,11 +763,10 @@ def _remove_tree(shell: Shell, vpath: str) -> None:
     for wd in shell.walk(vpath):
         dirs.append(wd.path)
         for f in wd.files:
-            _common.vunlink(shell, f.path)
+            shell.core.unlink(f.path)
     for d in reversed(dirs):
-        host = host_of(shell, d, follow=False, write=True)
         try:
-            os.rmdir(str(host))
+            shell.core.rmdir(d)
         except OSError:
             pass
 
@@ -710,40 +775,28 @@ def remove_worktree_file(shell: Shell, top: str, rel: bytes) -> None:
     r = decode(rel)
     vpath = vjoin(top, r)
     try:
-        _common.vunlink(shell, vpath)
+        shell.core.unlink(vpath)
     except FileSystemError as e:
         if e.errno != errno.ENOENT:
             raise
     # remove emptied parent directories, as git does
     parent = posixpath.dirname(r)
     while parent:
-        vp = vjoin(top, parent)
         try:
-            host = host_of(shell, vp, follow=False, write=True)
-            with HeldDir(host, vp) as d:
-                os.rmdir(d.name, dir_fd=d.fd)
+            shell.core.rmdir(vjoin(top, parent))
         except OSError:
             break
         parent = posixpath.dirname(parent)
 
 
 def write_file_atomic(shell: Shell, vpath: str, data: bytes) -> None:
-    """Replace a file inside the git dir (lock file + rename, all through held dirs)."""
-    host = host_of(shell, vpath, follow=False, write=True)
-    with HeldDir(host, vpath) as d:
-        lock = d.name + ".lock"
-        try:
-            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                         0o666 & ~shell.umask, dir_fd=d.fd)
-        except FileExistsError:
-            raise fatal(f"Unable to create '{vpath}.lock': File exists.") from None
-        except OSError as e:
-            raise fatal(f"could not write {vpath}: {os.strerror(e.errno or errno.EIO)}") from None
-        try:
-            _common.write_all(fd, data, shell.budget)
-        finally:
-            os.close(fd)
-        os.rename(lock, d.name, src_dir_fd=d.fd, dst_dir_fd=d.fd)
+    """Replace a file that is not in a git dir (a global config file): lock file + rename."""
+    try:
+        gitfs.replace_file(shell, vpath, data)
+    except LockError:
+        raise
+    except OSError as e:
+        raise fatal(f"could not write {vpath}: {os.strerror(e.errno or errno.EIO)}") from None
 
 
 def mkdir_p(shell: Shell, vpath: str, _top: str | None = None) -> None:
@@ -751,15 +804,13 @@ def mkdir_p(shell: Shell, vpath: str, _top: str | None = None) -> None:
     top = _top or vpath
     st = vlstat(shell, vpath)
     if st is not None:
-        if _stat.S_ISDIR(st.st_mode):
+        if _stat.S_ISDIR(st.st_mode) or gitfs.is_dir(shell, vpath):
             return
         raise fatal(f"cannot mkdir {top}: File exists")
     err = None
     for attempt in (0, 1):
         try:
-            host = host_of(shell, vpath, follow=False, write=True)
-            with HeldDir(host, vpath) as d:
-                d.mkdir(0o777 & ~shell.umask)
+            shell.core.mkdir(vpath, 0o777 & ~shell.umask)
             return
         except FileSystemError as e:
             if e.errno == errno.EEXIST:
@@ -821,23 +872,27 @@ def global_config_path(ctx: Ctx) -> str | None:
     return vjoin(ctx.shell.abspath(home), ".gitconfig")
 
 
-_GLOBAL_CACHE: dict[int, object] = {}
+def load_config_file(ctx: Ctx, vpath: str, *, expand: bool = True):
+    """A config file by virtual path (None when absent); includes resolved in the sandbox."""
+    try:
+        data = gitfs.read_file(ctx.shell, vpath)
+    except OSError:
+        return None
+    return _parse_config(data, vpath, config_scope(ctx) if expand else None, expand=expand)
 
 
 def global_config(ctx: Ctx):
-    key = id(ctx)
-    if key in _GLOBAL_CACHE:
-        return _GLOBAL_CACHE[key]
-    p = global_config_path(ctx)
-    cfg = None
-    if p is not None:
-        try:
-            cfg = _read_config_bytes(ctx.shell, p)
-        except GitExit:
-            cfg = None
-    _GLOBAL_CACHE.clear()
-    _GLOBAL_CACHE[key] = cfg
-    return cfg
+    """The sandbox's ``$HOME/.gitconfig`` (the host's is never read)."""
+    if ctx._global is False:
+        p = global_config_path(ctx)
+        cfg = None
+        if p is not None:
+            try:
+                cfg = load_config_file(ctx, p)
+            except GitExit:
+                cfg = None
+        ctx._global = cfg
+    return ctx._global
 
 
 def config_bool(value: str | None, default: bool) -> bool:
@@ -1248,10 +1303,6 @@ class Opts:
         return self.usage or f"usage: git {self.cmd} [<options>]"
 
 
-def host_path_str(p: Path) -> str:
-    return str(p)
-
-
 # ----------------------------------------------------------------- reflogs
 def append_reflog(repo: Repo, ref: bytes, old: bytes | None, new: bytes, msg: str,
                   ident: Ident | None = None) -> None:
@@ -1263,16 +1314,12 @@ def append_reflog(repo: Repo, ref: bytes, old: bytes | None, new: bytes, msg: st
             return
     line = (old or b"0" * 40) + b" " + new + b" " + ident.raw() + \
         f" {ident.time} {fmt_tz(ident.tz)}\t".encode() + encode(msg.split("\n", 1)[0]) + b"\n"
-    vpath = vjoin(repo.vgit, "logs/" + decode(ref))
+    rel = "logs/" + decode(ref)
     try:
-        mkdir_p(repo.shell, posixpath.dirname(vpath))
-        fd = _common.open_write(repo.shell, vpath, append=True)
+        repo.gitdir.mkdirs(posixpath.dirname(rel))
+        repo.gitdir.append(rel, line)
     except (OSError, GitExit):
         return
-    try:
-        _common.write_all(fd, line, repo.shell.budget)
-    finally:
-        os.close(fd)
 
 
 def update_ref(repo: Repo, ref: bytes, new: bytes, msg: str, *, old: bytes | None = None,

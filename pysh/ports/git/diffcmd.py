@@ -159,10 +159,10 @@ async def cmd_diff(ctx: Ctx, args: list[str]) -> int:
         if ".." in r or revs.resolve(repo, r, want=None, missing_ok=True) is not None:
             rev_args.append(r)
             continue
-        from pysh.ports._common import vexists
         from pysh.ports.git.core import vjoin
+        from pysh.ports.git.gitfs import exists
 
-        if repo.vtop is not None and vexists(ctx.shell, vjoin(ctx.shell.cwd, r), follow=False):
+        if repo.vtop is not None and exists(ctx.shell, vjoin(ctx.shell.cwd, r), follow=False):
             o.paths = o.revs[i:] + o.paths
             break
         raise revs.ambiguous(r)
@@ -237,6 +237,7 @@ def render(repo: Repo, changes, o, load) -> str:
 
 async def _no_index(ctx: Ctx, o: DiffOpts) -> int:
     from pysh.ports import _common
+    from pysh.ports.git import gitfs
 
     files = o.revs + o.paths
     if len(files) != 2:
@@ -244,7 +245,7 @@ async def _no_index(ctx: Ctx, o: DiffOpts) -> int:
     datas = []
     for f in files:
         try:
-            datas.append(_common.read_file(ctx.shell, f))
+            datas.append(gitfs.read_file(ctx.shell, ctx.shell.abspath(f)))
         except OSError as e:
             raise GitExit(f"error: Could not access '{f}'" if e.errno == 2 else
                           f"error: {_common.fs_message(e, f)}", 1) from None

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import os
 import posixpath
 
 from dulwich.index import ConflictedIndexEntry
 
-from pysh.ports import _common
-from pysh.ports.git import diffing, worktree
+from pysh.ports.git import diffing, gitfs, worktree
 from pysh.ports.git.core import (
     Ctx,
     GitExit,
-    HeldDir,
     Opts,
     Pathspec,
     Repo,
     cleanup_message,
     fatal,
     fmt_date,
-    host_of,
     identity,
     parse_date,
     quote_path,
@@ -98,6 +94,7 @@ async def cmd_add(ctx: Ctx, args: list[str]) -> int:
     if not paths and not (vals.get("all") or vals.get("update")):
         ctx.ewrite(ADD_EMPTY)
         return 0
+    repo.lock_index()
     ps = Pathspec(repo, paths) if paths else None
     index = repo.index
     tracked = set(index)
@@ -173,11 +170,11 @@ async def cmd_add(ctx: Ctx, args: list[str]) -> int:
             if matched[i]:
                 continue
             vp = vjoin(repo.vtop, rel)
-            if rel and _common.vexists(ctx.shell, vp, follow=False):
+            if rel and gitfs.exists(ctx.shell, vp, follow=False):
                 if _is_ignored_path(repo, rel):
                     ignored_hits.append(ps.args[i])
                     continue
-                if _common.vis_dir(ctx.shell, vp):
+                if gitfs.is_dir(ctx.shell, vp):
                     continue  # an empty (or wholly ignored) directory
                 continue
             if rel == "" or (vals.get("update") and False):
@@ -196,7 +193,7 @@ async def cmd_add(ctx: Ctx, args: list[str]) -> int:
 
 def _is_ignored_path(repo: Repo, rel: str) -> bool:
     ign = worktree.Ignores(repo)
-    return ign.ignored(rel, _common.vis_dir(repo.shell, vjoin(repo.vtop, rel)))
+    return ign.ignored(rel, gitfs.is_dir(repo.shell, vjoin(repo.vtop, rel)))
 
 
 def _expand_ignored(repo: Repo, ignored: list[bytes]) -> list[bytes]:
@@ -238,6 +235,7 @@ async def cmd_rm(ctx: Ctx, args: list[str]) -> int:
         raise usage_error("usage: git rm [<options>] [--] <file>...")
     repo = ctx.repo
     repo.require_worktree("rm")
+    repo.lock_index()
     index = repo.index
     ps = Pathspec(repo, paths)
     targets: list[bytes] = []
@@ -319,13 +317,7 @@ def _item_match(rel: str, glob: bool, p: bytes) -> bool:
 
 # ---------------------------------------------------------------------- mv
 def _rename(shell, src_v: str, dst_v: str) -> None:
-    hs = host_of(shell, src_v, follow=False, write=True)
-    hd = host_of(shell, dst_v, follow=False, write=True)
-    with HeldDir(hs, src_v) as s, HeldDir(hd, dst_v) as d:
-        try:
-            os.rename(s.name, d.name, src_dir_fd=s.fd, dst_dir_fd=d.fd)
-        except OSError as e:
-            raise FileSystemError(e.errno or 5, src_v) from None
+    shell.core.rename(src_v, dst_v)
 
 
 async def cmd_mv(ctx: Ctx, args: list[str]) -> int:
@@ -339,13 +331,14 @@ async def cmd_mv(ctx: Ctx, args: list[str]) -> int:
         raise usage_error(opts.usage)
     repo = ctx.repo
     repo.require_worktree("mv")
+    repo.lock_index()
     index = repo.index
     shell = ctx.shell
     ps = Pathspec(repo, paths)
     rels = [r for r, _ in ps.items]
     srcs, dst = rels[:-1], rels[-1]
     dst_arg = ps.args[-1]
-    dst_is_dir = _common.vis_dir(shell, vjoin(repo.vtop, dst)) if dst else True
+    dst_is_dir = gitfs.is_dir(shell, vjoin(repo.vtop, dst)) if dst else True
     if len(srcs) > 1 and not dst_is_dir:
         raise fatal(f"destination '{dst_arg}' is not a directory")
     moves: list[tuple[str, str, str]] = []
@@ -354,7 +347,7 @@ async def cmd_mv(ctx: Ctx, args: list[str]) -> int:
         target = posixpath.join(dst, posixpath.basename(src)) if dst_is_dir else dst
         shown = f"source={src}, destination={target}"
         sv = vjoin(repo.vtop, src)
-        st = _common.vstat(shell, sv, follow=False) if _common.vexists(shell, sv, follow=False) else None
+        st = gitfs.lstat(shell, sv)
         try:
             if st is None:
                 raise GitExit(f"fatal: bad source, {shown}")
@@ -367,7 +360,7 @@ async def cmd_mv(ctx: Ctx, args: list[str]) -> int:
                     raise GitExit(f"fatal: can not move directory into itself, {shown}")
             elif encode(src) not in index:
                 raise GitExit(f"fatal: not under version control, {shown}")
-            if _common.vexists(shell, vjoin(repo.vtop, target), follow=False) and not vals.get("force"):
+            if gitfs.exists(shell, vjoin(repo.vtop, target), follow=False) and not vals.get("force"):
                 raise GitExit(f"fatal: destination exists, {shown}")
         except GitExit:
             if vals.get("skip"):
@@ -381,8 +374,8 @@ async def cmd_mv(ctx: Ctx, args: list[str]) -> int:
         if vals.get("dry"):
             continue
         tv = vjoin(repo.vtop, target)
-        if vals.get("force") and _common.vexists(shell, tv, follow=False) and not _common.vis_dir(shell, tv):
-            _common.vunlink(shell, tv)
+        if vals.get("force") and gitfs.exists(shell, tv, follow=False) and not gitfs.is_dir(shell, tv):
+            shell.core.unlink(tv)
         _rename(shell, vjoin(repo.vtop, src), tv)
         sb, tb = encode(src), encode(target)
         for p in sorted(index):
@@ -489,15 +482,11 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
     amend = bool(vals.get("amend"))
     if amend and head is None:
         raise fatal("You have nothing to amend.")
-    from pysh.ports.git.core import _common as _c
-
+    repo.lock_index()
     merge_head = None
-    mh_path = vjoin(repo.vgit, "MERGE_HEAD")
-    if _c.vexists(ctx.shell, mh_path):
-        try:
-            merge_head = _c.read_file(ctx.shell, mh_path).split()[0]
-        except (OSError, IndexError):
-            merge_head = None
+    mh = repo.read_state("MERGE_HEAD")
+    if mh is not None:
+        merge_head = mh.split()[0] if mh.split() else None
         if amend:
             raise fatal("You are in the middle of a merge -- cannot amend.")
     if any(isinstance(e, ConflictedIndexEntry) for _, e in index.items()):
@@ -516,7 +505,7 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
             if f == "-":
                 data = await ctx.shell.stdin.read()
             else:
-                data = _common.read_file(ctx.shell, f)
+                data = gitfs.read_file(ctx.shell, f)
         except OSError:
             raise fatal(f"could not read log file '{f}': No such file or directory") from None
         message = decode(data)
@@ -527,10 +516,8 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
     elif amend:
         message = decode(repo[head].message)
     elif merge_head is not None:
-        try:
-            message = decode(_c.read_file(ctx.shell, vjoin(repo.vgit, "MERGE_MSG")))
-        except OSError:
-            message = "Merge commit\n"
+        mm = repo.read_state("MERGE_MSG")
+        message = decode(mm) if mm is not None else "Merge commit\n"
     if message is None:
         raise GitExit("error: Terminal is dumb, but EDITOR unset\n"
                       "Please supply the message using either -m or -F option.", 1)
@@ -625,13 +612,8 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
         reflog = f"commit: {subject}"
     update_ref(repo, b"HEAD", c.id, reflog, old=head, ident=committer)
     if merge_head is not None:
-        for name in ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "ORIG_HEAD"):
-            if name == "ORIG_HEAD":
-                continue
-            try:
-                _common.vunlink(ctx.shell, vjoin(repo.vgit, name))
-            except OSError:
-                pass
+        for name in ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"):
+            repo.remove_state(name)
     if not vals.get("quiet"):
         ctx.write(commit_summary(repo, c, root=not parents and not amend, amend=amend))
     return 0

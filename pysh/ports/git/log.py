@@ -976,10 +976,10 @@ def _split_revs_paths(repo: Repo, o: LogOptions) -> None:
         if sha is not None:
             keep.append(r)
             continue
-        from pysh.ports._common import vexists
         from pysh.ports.git.core import vjoin
+        from pysh.ports.git.gitfs import exists
 
-        if repo.vtop is not None and vexists(repo.shell, vjoin(repo.shell.cwd, r), follow=False):
+        if repo.vtop is not None and exists(repo.shell, vjoin(repo.shell.cwd, r), follow=False):
             o.paths.extend(o.revs[i:])
             break
         raise revs.ambiguous(r)

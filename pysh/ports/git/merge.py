@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dulwich.index import ConflictedIndexEntry
 
-from pysh.ports import _common
 from pysh.ports.git import diffing, revs, worktree
 from pysh.ports.git.branch import _hard_reset_tree, _local_state, switch_trees, write_path
 from pysh.ports.git.core import (
@@ -18,9 +17,8 @@ from pysh.ports.git.core import (
     subject_of,
     update_ref,
     usage_error,
-    vjoin,
-    write_file_atomic,
 )
+from pysh.ports.git.gitfs import LockError
 from pysh.shellkit import decode, encode
 
 
@@ -183,7 +181,7 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
     repo = ctx.repo
     repo.require_worktree("merge")
     if vals.get("abort"):
-        if not _common.vexists(ctx.shell, vjoin(repo.vgit, "MERGE_HEAD")):
+        if not repo.gitdir.exists("MERGE_HEAD"):
             raise fatal("There is no merge to abort (MERGE_HEAD missing).")
         head = repo.head()
         _hard_reset_tree(repo, repo.tree_of(head))
@@ -198,7 +196,7 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
     if len(pos) > 1:
         raise fatal("octopus merges are not supported by this port")
     name = pos[0]
-    if _common.vexists(ctx.shell, vjoin(repo.vgit, "MERGE_HEAD")):
+    if repo.gitdir.exists("MERGE_HEAD"):
         raise GitExit("error: Merging is not possible because you have unmerged files.\n"
                       "hint: Fix them up in the work tree, and then use 'git add/rm <file>'\n"
                       "hint: as appropriate to mark resolution and make a commit.\n"
@@ -220,6 +218,7 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
     if theirs == head or revs.is_ancestor(repo, theirs, head):
         ctx.write("Already up to date.\n")
         return 0
+    _write_orig_head(repo, head)  # git's first write (where a read-only repository stops)
     ff_possible = revs.is_ancestor(repo, head, theirs)
     if vals.get("ffonly") and not ff_possible:
         raise fatal("Not possible to fast-forward, aborting.")
@@ -229,7 +228,6 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
         if not quiet:
             ctx.write(f"Updating {repo.short(head)}..{repo.short(theirs)}\n")
         switch_trees(repo, old_tree, new_tree, what="merge")
-        write_file_atomic(ctx.shell, vjoin(repo.vgit, "ORIG_HEAD"), head + b"\n")
         update_ref(repo, b"HEAD", theirs, f"merge {name}: Fast-forward", old=head)
         if not quiet:
             ctx.write("Fast-forward\n")
@@ -281,7 +279,6 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
             write_path(repo, p, rv[0], rv[1])
     repo.write_index()
     message = "\n\n".join(vals.get("message") or []) or merge_message(repo, name, ref)
-    write_file_atomic(ctx.shell, vjoin(repo.vgit, "ORIG_HEAD"), head + b"\n")
     if conflicts or vals.get("nocommit") or vals.get("squash"):
         if vals.get("squash"):
             if not quiet:
@@ -315,25 +312,20 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
 
 
 def _write_new(repo: Repo, name: str, data: bytes) -> None:
-    vp = vjoin(repo.vgit, name)
-    if _common.vexists(repo.shell, vp, follow=False):
-        write_file_atomic(repo.shell, vp, data)
-        return
-    import os
+    repo.write_state(name, data)
 
-    fd = _common.open_write(repo.shell, vp)
+
+def _write_orig_head(repo: Repo, head: bytes) -> None:
     try:
-        _common.write_all(fd, data, repo.shell.budget)
-    finally:
-        os.close(fd)
+        repo.gitdir.write("ORIG_HEAD", head + b"\n")
+    except LockError as e:
+        raise fatal(f"update_ref failed for ref 'ORIG_HEAD': cannot lock ref 'ORIG_HEAD': "
+                    f"{e.reason}") from None
 
 
 def _clear_merge_state(repo: Repo) -> None:
     for name in ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"):
-        try:
-            _common.vunlink(repo.shell, vjoin(repo.vgit, name))
-        except OSError:
-            pass
+        repo.remove_state(name)
 
 
 def _stat_between(repo: Repo, a, b) -> str:
@@ -355,21 +347,18 @@ def _stash_entries(repo: Repo) -> list[tuple[bytes, bytes]]:
 
 def _write_stash_log(repo: Repo, entries: list[tuple[bytes, bytes, bytes]]) -> None:
     """Rewrite refs/stash's reflog (raw lines, oldest first)."""
-    vp = vjoin(repo.vgit, "logs/refs/stash")
+    rel = "logs/refs/stash"
     data = b"".join(entries)
     if not entries:
-        try:
-            _common.vunlink(repo.shell, vp)
-        except OSError:
-            pass
+        repo.gitdir.unlink(rel)
         return
-    write_file_atomic(repo.shell, vp, data)
+    repo.gitdir.mkdirs("logs/refs")
+    repo.gitdir.write(rel, data)
 
 
 def _raw_stash_log(repo: Repo) -> list[bytes]:
-    try:
-        data = _common.read_file(repo.shell, vjoin(repo.vgit, "logs/refs/stash"))
-    except OSError:
+    data = repo.gitdir.read_opt("logs/refs/stash")
+    if data is None:
         return []
     return [ln + b"\n" for ln in data.split(b"\n") if ln]
 
@@ -401,10 +390,7 @@ async def cmd_stash(ctx: Ctx, args: list[str]) -> int:
             ctx.write(f"stash@{{{i}}}: {decode(msg)}\n")
         return 0
     if sub == "clear":
-        try:
-            repo.refs.remove_if_equals(b"refs/stash", None)
-        except Exception:
-            pass
+        repo.refs.remove_if_equals(b"refs/stash", None)
         _write_stash_log(repo, [])
         return 0
     if sub in ("pop", "apply", "drop", "show"):
@@ -444,6 +430,10 @@ def _stash_push(ctx: Ctx, repo: Repo, args: list[str], *, save: bool) -> int:
     message = vals.get("message")
     if save and pos:
         message = " ".join(pos)
+    try:
+        repo.lock_index()  # git refreshes the index first; on failure it stops, silently
+    except LockError:
+        return 1
     head = repo.head()
     if head is None:
         raise fatal("You do not have the initial commit yet")
@@ -528,7 +518,8 @@ def _stash_apply(ctx: Ctx, repo: Repo, sha: bytes, restore_index: bool, quiet: b
             continue
         st = repo.wt_write(p, repo[rv[1]].as_raw_string(), rv[0])
         if p not in head_flat or (restore_index and iflat.get(p) == rv):
-            index[p] = worktree.make_entry(st, rv[1], rv[0])
+            index[p] = worktree.make_entry(st, rv[1], rv[0]) if st is not None else \
+                worktree.tree_entry(rv[1], rv[0])
     repo.write_index()
     if conflicts:
         return 1
@@ -549,10 +540,7 @@ def _stash_drop(ctx: Ctx, repo: Repo, k: int, entries, quiet: bool) -> None:
         newest = raw[-1].split(b" ")[1]
         repo.set_ref(b"refs/stash", newest)
     else:
-        try:
-            repo.refs.remove_if_equals(b"refs/stash", None)
-        except Exception:
-            pass
+        repo.refs.remove_if_equals(b"refs/stash", None)
         _write_stash_log(repo, [])
     if not quiet:
         ctx.write(f"Dropped refs/stash@{{{k}}} ({decode(sha)})\n")

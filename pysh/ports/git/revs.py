@@ -91,11 +91,8 @@ def _peel(repo: Repo, sha: bytes, want: str | None) -> bytes | None:
 
 def reflog_entries(repo: Repo, ref: bytes) -> list[tuple[bytes, bytes, bytes]]:
     """(old, new, message) of a ref's reflog, newest first."""
-    from pysh.ports.git.core import _common, vjoin
-
-    try:
-        data = _common.read_file(repo.shell, vjoin(repo.vgit, "logs/" + decode(ref)))
-    except OSError:
+    data = repo.gitdir.read_opt("logs/" + decode(ref))
+    if data is None:
         return []
     out = []
     for line in data.splitlines():

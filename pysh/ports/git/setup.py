@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import posixpath
 import re
 
-from pysh.ports import _common
+from pysh.ports.git import gitfs
 from pysh.ports.git.core import (
     Ctx,
     GitExit,
@@ -16,13 +17,15 @@ from pysh.ports.git.core import (
     fatal,
     find_gitdir_at,
     global_config_path,
+    load_config_file,
     mkdir_p,
     usage_error,
     vjoin,
     vlstat,
     write_file_atomic,
 )
-from pysh.shellkit import FileSystemError, decode, encode
+from pysh.ports.git.gitfs import LockError
+from pysh.shellkit import decode, encode
 
 EXCLUDE = b"""# git ls-files --others --exclude-from=.git/info/exclude
 # Lines that start with '#' are comments.
@@ -48,13 +51,7 @@ BRANCH_HINT = (
 
 
 def _write_new(shell, vpath: str, data: bytes) -> None:
-    fd = _common.open_write(shell, vpath)
-    try:
-        _common.write_all(fd, data, shell.budget)
-    finally:
-        import os
-
-        os.close(fd)
+    gitfs.write_file(shell, vpath, data)
 
 
 def init_repo(ctx: Ctx, vdir: str, *, bare: bool = False, branch: str | None = None,
@@ -192,17 +189,15 @@ async def cmd_clone(ctx: Ctx, args: list[str]) -> int:
     _, vsrc = _clone_source(ctx, src)
     shell = ctx.shell
     # the source repository: a work tree with .git, or a bare repository
-    try:
-        shell.resolve(vsrc)
-    except FileSystemError:
-        raise fatal(f"repository '{src}' does not exist") from None
+    if gitfs.stat(shell, vsrc) is None:
+        raise fatal(f"repository '{src}' does not exist")
     sgit = None
     try:
         sgit = find_gitdir_at(shell, vsrc)
     except GitExit:
         raise
     if sgit is None:
-        if vlstat(shell, vjoin(vsrc, "HEAD")) is not None and _common.vis_dir(shell, vjoin(vsrc, "objects")):
+        if vlstat(shell, vjoin(vsrc, "HEAD")) is not None and gitfs.is_dir(shell, vjoin(vsrc, "objects")):
             sgit = vsrc
         elif vlstat(shell, vsrc + ".git") is not None:
             vsrc = vsrc + ".git"
@@ -226,7 +221,7 @@ async def cmd_clone(ctx: Ctx, args: list[str]) -> int:
     st = vlstat(shell, vdest)
     if st is not None:
         try:
-            empty = not _common.vlistdir(shell, vdest)
+            empty = not shell.core.scandir(vdest)
         except OSError:
             empty = False
         if not empty:
@@ -262,7 +257,7 @@ async def cmd_clone(ctx: Ctx, args: list[str]) -> int:
             elif ref.startswith(b"refs/tags/"):
                 dest.set_ref(ref, sha)
     url = vsrc if not src.startswith("file://") else src
-    cfg = dest.config
+    cfg = dest.edit_config()
     if not bare:
         cfg.set((b"remote", remote.encode()), b"url", encode(url))
         cfg.set((b"remote", remote.encode()), b"fetch",
@@ -275,7 +270,7 @@ async def cmd_clone(ctx: Ctx, args: list[str]) -> int:
         if bref not in src_refs:
             tref = b"refs/tags/" + encode(want)
             if tref in src_refs and not bare:
-                dest.write_config()
+                dest.write_config(cfg)
                 _checkout_detached(ctx, dest, src_refs[tref])
                 return 0
             raise fatal(f"Remote branch {want} not found in upstream {remote}")
@@ -292,7 +287,7 @@ async def cmd_clone(ctx: Ctx, args: list[str]) -> int:
                               b"refs/remotes/" + remote.encode() + b"/" + branch)
             cfg.set((b"branch", branch), b"remote", remote.encode())
             cfg.set((b"branch", branch), b"merge", b"refs/heads/" + branch)
-            dest.write_config()
+            dest.write_config(cfg)
             if not vals.get("nocheckout"):
                 from pysh.ports.git.branch import checkout_tree_fresh
 
@@ -300,9 +295,9 @@ async def cmd_clone(ctx: Ctx, args: list[str]) -> int:
         else:
             if branch is not None:
                 dest.set_symbolic(b"HEAD", b"refs/heads/" + branch)
-            dest.write_config()
+            dest.write_config(cfg)
     else:
-        dest.write_config()
+        dest.write_config(cfg)
     if not vals.get("quiet") and src_refs:
         ctx.ewrite("done.\n")
     return 0
@@ -333,26 +328,28 @@ def _split_key(key: str) -> tuple[tuple[bytes, ...], bytes]:
     return section, encode(name)
 
 
-def _load_cfg_file(ctx: Ctx, vpath: str):
+def _load_cfg_file(ctx: Ctx, vpath: str, *, expand: bool = True):
+    """A config file by path (includes expanded inside the sandbox unless editing)."""
     from dulwich.config import ConfigFile
 
-    try:
-        data = _common.read_file(ctx.shell, vpath)
-    except FileSystemError:
-        return ConfigFile()
-    try:
-        return ConfigFile.from_file(io.BytesIO(data))
-    except Exception:
-        raise fatal(f"bad config file {vpath}") from None
+    repo = ctx._repo
+    if repo is not None and vpath == vjoin(repo.vgit, "config"):  # through the git dir
+        return repo.config if expand else repo.edit_config()
+    cfg = load_config_file(ctx, vpath, expand=expand)
+    return cfg if cfg is not None else ConfigFile()
 
 
-def _save_cfg_file(ctx: Ctx, vpath: str, cfg) -> None:
+def _save_cfg_file(ctx: Ctx, vpath: str, cfg, repo=None) -> None:
     buf = io.BytesIO()
     cfg.write_to_file(buf)
-    if vlstat(ctx.shell, vpath) is None:
-        _write_new(ctx.shell, vpath, buf.getvalue())
-    else:
+    if repo is not None:
+        repo.write_config(cfg)
+        return
+    try:
         write_file_atomic(ctx.shell, vpath, buf.getvalue())
+    except LockError as e:
+        raise GitExit(f"error: could not lock config file {vpath}: {os.strerror(e.code)}",
+                      255) from None
 
 
 def _iter_items(cfg):
@@ -496,8 +493,8 @@ async def cmd_config(ctx: Ctx, args: list[str]) -> int:
         return 0
     if vpath is None:
         raise fatal("not in a git directory")
-    cfg = repo.config if repo is not None and vpath == vjoin(repo.vgit, "config") else \
-        _load_cfg_file(ctx, vpath)
+    own = repo if repo is not None and vpath == vjoin(repo.vgit, "config") else None
+    cfg = own.edit_config() if own is not None else _load_cfg_file(ctx, vpath, expand=False)
     if vals.get("unset") or vals.get("unsetall"):
         try:
             cfg.get(section, name)
@@ -507,7 +504,7 @@ async def cmd_config(ctx: Ctx, args: list[str]) -> int:
             cfg.remove(section, name)
         except KeyError:
             return 5
-        _save_cfg_file(ctx, vpath, cfg)
+        _save_cfg_file(ctx, vpath, cfg, own)
         return 0
     if len(pos) < 2:
         raise usage_error(opts.usage)
@@ -525,7 +522,7 @@ async def cmd_config(ctx: Ctx, args: list[str]) -> int:
             cfg.set(section, name, encode(value))
     else:
         cfg.set(section, name, encode(value))
-    _save_cfg_file(ctx, vpath, cfg)
+    _save_cfg_file(ctx, vpath, cfg, own)
     return 0
 
 

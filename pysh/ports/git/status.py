@@ -321,10 +321,7 @@ def long_text(repo: Repo, st: State, *, show_untracked: bool = True) -> str:
 
 
 def _merging(repo: Repo) -> bool:
-    from pysh.ports._common import vexists
-    from pysh.ports.git.core import vjoin
-
-    return vexists(repo.shell, vjoin(repo.vgit, "MERGE_HEAD"))
+    return repo.gitdir.exists("MERGE_HEAD")
 
 
 def _detached_label(repo: Repo, head: bytes | None) -> str:

@@ -8,6 +8,7 @@ import posixpath
 import stat as _stat
 
 from pysh.ports import _common
+from pysh.ports.git import gitfs
 from pysh.ports.git.core import Repo, config_get, git_blob_sha, vjoin
 from pysh.shellkit import decode, encode
 
@@ -47,15 +48,10 @@ def git_mode(st: os.stat_result) -> int:
 
 
 def index_mtime(repo: Repo) -> tuple[int, int]:
-    st = _common.vstat(repo.shell, vjoin(repo.vgit, "index"), follow=False) if _exists(
-        repo, "index") else None
+    st = repo.gitdir.stat("index", follow=False)
     if st is None:
         return (0, 0)
     return int(st.st_mtime), st.st_mtime_ns % 1_000_000_000
-
-
-def _exists(repo: Repo, rel: str) -> bool:
-    return _common.vexists(repo.shell, vjoin(repo.vgit, rel), follow=False)
 
 
 def stat_clean(entry, st: os.stat_result, idx_mtime: tuple[int, int]) -> bool:
@@ -82,17 +78,21 @@ class Ignores:
         self.repo = repo
         self.shell = repo.shell
         self._levels: dict[str, list] = {}
-        root: list = []
         self.root_extra: list = []
+        data = repo.gitdir.read_opt("info/exclude")
+        texts = [data] if data else []
         for vp in self._extra_files():
-            lines = self._read(vp)
+            try:
+                texts.append(gitfs.read_file(self.shell, vp))
+            except OSError:
+                pass
+        for text in texts:
+            lines = text.decode("utf-8", "surrogateescape").splitlines()
             if lines:
                 self.root_extra.append(_common._load_spec(lines))
-        self._root_extra_done = False
-        del root
 
     def _extra_files(self) -> list[str]:
-        out = [vjoin(self.repo.vgit, "info/exclude")]
+        out = []
         xf = config_get(self.repo.ctx, "core", "excludesFile", repo=self.repo)
         env = self.repo.ctx.env
         if xf:
@@ -109,7 +109,7 @@ class Ignores:
 
     def _read(self, vpath: str) -> list[str] | None:
         try:
-            data = _common.read_file(self.shell, vpath)
+            data = gitfs.read_file(self.shell, vpath)
         except OSError:
             return None
         return data.decode("utf-8", "surrogateescape").splitlines()
@@ -210,7 +210,7 @@ def scan(repo: Repo, index_paths: set[bytes], *, want_untracked: bool = True,
                 continue
             if not want_untracked:
                 continue
-            if _common.vexists(shell, ent.path + "/.git", follow=False):
+            if gitfs.lstat(shell, ent.path + "/.git") is not None:
                 res.nested.append(encode(rel + "/"))
                 res.untracked.append(encode(rel + "/"))
                 continue

@@ -1,0 +1,68 @@
+"""Run hostile scripts in a child process with a hard kill, so a regression (a hang, a
+runaway allocation) fails the test instead of hanging the suite.
+
+    results = run_hostile([Case("[[ $x == *a*b ]]", timeout=2), ...])
+
+All cases of one call share one child (start-up is paid once); each result carries the
+time its run took, measured in the child.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import asdict, dataclass, field
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+_CHILD = r"""
+import json, sys, time
+from pysh.shellkit import Limits
+from tests.interp.runner import run_script
+cases = json.loads(sys.stdin.read())
+for c in cases:
+    files = {k: (None if v is None else v.encode()) for k, v in c["files"].items()}
+    limits = Limits.strict() if c["strict"] else Limits()
+    limits = limits.with_(timeout=c["timeout"], **c["limits"])
+    t = time.monotonic()
+    r = run_script(c["script"], files=files, limits=limits, stdin=c["stdin"].encode())
+    elapsed = time.monotonic() - t
+    print(json.dumps(dict(status=r.status, out=r.out[-4000:], err=r.err[-4000:],
+                          elapsed=elapsed)), flush=True)
+"""
+
+
+@dataclass
+class Case:
+    script: str
+    timeout: float = 2.0
+    files: dict = field(default_factory=dict)  # relative path -> text (None: a directory)
+    limits: dict = field(default_factory=dict)  # other Limits fields
+    strict: bool = False  # start from Limits.strict()
+    stdin: str = ""
+
+
+@dataclass
+class Outcome:
+    status: int
+    out: str
+    err: str
+    elapsed: float
+
+
+def run_hostile(cases: list[Case], slack: float = 20.0) -> list[Outcome]:
+    """Run every case in one child; kill it when the whole batch overruns its deadlines."""
+    budget = sum(c.timeout + 1 for c in cases) + slack
+    p = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps([asdict(c) for c in cases]),
+                       capture_output=True, text=True, timeout=budget, cwd=ROOT)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    assert len(lines) == len(cases), (p.returncode, p.stdout[-2000:], p.stderr[-2000:])
+    return [Outcome(**json.loads(ln)) for ln in lines]
+
+
+def assert_clean(o: Outcome) -> None:
+    """No traceback, no internal error."""
+    text = o.out + o.err
+    assert "Traceback" not in text and "internal error" not in text, text[-2000:]
