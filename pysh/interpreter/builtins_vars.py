@@ -4,6 +4,8 @@ unset, set, shopt, read, mapfile/readarray, getopts.
 
 from __future__ import annotations
 
+import re
+
 import anyio
 
 from pysh.interpreter.builtins_core import builtin, format_function
@@ -794,9 +796,22 @@ async def _read_record(stream: InputStream, delim: str, nchars, exact: bool, raw
     if nchars is not None:
         out = bytearray()
         count = 0
+        # a run of plain bytes (ASCII, none of NUL, the delimiter, a backslash to process)
+        # is taken whole; the rest goes a character at a time
+        special = rb"\x00\x80-\xff" + (b"" if exact else re.escape(d)) + (b"" if raw else rb"\\")
+        plain = re.compile(b"[^" + special + b"]*")
         while count < nchars:
-            if len(out) > stream.cap:  # read -N 1000000000 < /dev/zero
+            if len(out) > stream.cap:  # read -N 1000000000 < /dev/urandom
                 raise LimitExceeded("string", f"{stream.cap} bytes")
+            head = await stream.peek(nchars - count)
+            n = plain.match(head).end()
+            if n:
+                out += await stream.read_exactly(n)
+                count += n
+                continue
+            if head[:1] == b"\0" and d != b"\0":  # bash drops NUL bytes: a run at once
+                await stream.read_exactly(len(head) - len(head.lstrip(b"\0")))
+                continue
             b = await stream.read_exactly(1)
             if not b:
                 return bytes(out), True

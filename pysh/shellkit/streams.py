@@ -25,6 +25,7 @@ from __future__ import annotations
 import errno
 import os
 import stat as _stat
+import time
 from collections.abc import AsyncIterator
 
 import anyio
@@ -35,7 +36,9 @@ from pysh.shellkit.limits import LimitExceeded, Limits
 
 CHUNK = 64 * 1024
 PIPE_CAPACITY = 64 * 1024
-YIELD_BYTES = 1 << 20  # a long read lets the event loop run this often (deadlines, other jobs)
+# A long read lets the event loop run (deadlines, other jobs) this often, in bytes or time.
+YIELD_BYTES = 1 << 20
+YIELD_SECONDS = 0.01
 
 
 # --------------------------------------------------------------------- input
@@ -51,6 +54,7 @@ class InputStream:
         self._eof = False
         self._refs = 1
         self._unyielded = 0
+        self._yield_at = 0.0
 
     async def _fill(self) -> bytes:  # next chunk, b"" at EOF
         return b""
@@ -68,10 +72,11 @@ class InputStream:
 
     async def _pace(self, n: int) -> None:
         # A file or /dev/zero never blocks: without this, a cancel scope's deadline
-        # could not fire while the loop reads.
+        # could not fire while the loop reads (or while a slow reader works through it).
         self._unyielded += n
-        if self._unyielded >= YIELD_BYTES:
+        if self._unyielded >= YIELD_BYTES or time.monotonic() >= self._yield_at:
             self._unyielded = 0
+            self._yield_at = time.monotonic() + YIELD_SECONDS
             await anyio.lowlevel.checkpoint()
 
     def _too_long(self) -> LimitExceeded:
@@ -94,6 +99,13 @@ class InputStream:
         data = bytes(self._buf[:n])
         del self._buf[:n]
         return data
+
+    async def peek(self, n: int) -> bytes:
+        """Up to ``n`` of the bytes a read would return next, left unread (filling the
+        buffer once when it is empty); b"" at EOF."""
+        if not self._buf:
+            await self._more()
+        return bytes(self._buf[:n])
 
     async def read_exactly(self, n: int) -> bytes:
         """``n`` bytes, or fewer only at EOF."""

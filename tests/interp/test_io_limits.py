@@ -22,7 +22,7 @@ STRING_ERR = f"pysh: string: limit exceeded ({MIB} bytes)"
 READS = {
     "read": "read x < /dev/zero",
     "while-read": "while read -r l; do :; done < /dev/zero",
-    "read-N": "read -N 100000000 x < /dev/zero",
+    "read-N": "yes | { read -N 100000000 x; }",
     "cmdsub-file": "x=$(< /dev/zero)",
     "cmdsub-cat": "x=$(cat /dev/zero)",
     "cmdsub-yes": "x=$(yes)",
@@ -104,6 +104,16 @@ def reads() -> dict:
 def writes() -> dict:
     cases = [dict(name=k, script=v[0], limits=LIM_W, after=v[2]) for k, v in WRITES.items()]
     return run_batch(cases, kill_after=180)
+
+
+def test_a_read_that_only_drops_nul_bytes_ends_at_its_deadline():
+    # bash drops NUL bytes and waits for more: /dev/zero never gives `read -N` a character.
+    # Nothing grows, but the deadline must still land inside the read.
+    r = run_batch([dict(name="n", limits=dict(timeout=1.0),
+                        script="read -N 10 x < /dev/zero")], kill_after=60)["n"]
+    assert isinstance(r, Outcome), r
+    assert (r.status, r.err) == (124, "pysh: timeout: limit exceeded (1s)\n"), r
+    assert r.elapsed < 2, r
 
 
 def _clean(r: Outcome) -> None:
