@@ -371,6 +371,9 @@ class Sandbox:
       Commands advertised in the ``pysh.commands`` entry-point group are
       loaded too unless ``entry_points=False``.
     * ``read_only``: mount the workspace read-only.
+    * ``home``: a host directory for the sandbox's home, ``/home/user`` ($HOME, ``~``), to
+      keep dotfiles between sessions; ``None`` gives a fresh one removed on close. The
+      workspace stays the starting directory either way.
 
     Every sandbox has its own ``/tmp`` (a fresh ``swiftbash-<UUID>`` host
     directory), removed on :meth:`close`, at the end of a ``with`` block, or
@@ -388,6 +391,7 @@ class Sandbox:
         *,
         read_only: bool = False,
         entry_points: bool = True,
+        home: str | Any | None = None,
     ):
         from pysh.commands import default_registry
         from pysh.interpreter import ExecCommand
@@ -405,7 +409,8 @@ class Sandbox:
             _check_command(func)
             registry.register(name, func)
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
-                         env=dict(env or {}), limits=limits or Limits(), registry=registry)
+                         env=dict(env or {}), limits=limits or Limits(), registry=registry,
+                         home_dir=home)
         self._setup(ex)
 
     @classmethod
@@ -820,7 +825,7 @@ TOOL_NAME = "bash"
 TOOL_DESCRIPTION = (
     "Run a bash script in a persistent sandboxed shell session and return its output. "
     "The working directory is the workspace (/batch by default); /tmp is private scratch "
-    "space. State (cwd, variables, functions) persists between calls. Common GNU tools "
+    "space; $HOME is /home/user, outside the workspace. State (cwd, variables, functions) persists between calls. Common GNU tools "
     "are available (ls, cat, grep, sed, awk, find, sort, head, tail, wc, diff, jq, rg, "
     "tar, ...) but there is no network and no host program can be run. Output is "
     "stdout, then stderr, then the exit status when it is non-zero."

@@ -18,6 +18,8 @@ sandbox options:
   --sandbox DIR            host directory of the workspace (default: a fresh
                            empty directory, removed at exit)
   --workspace PATH         where the workspace is mounted (default /batch)
+  --home DIR               host directory of the sandbox's home, /home/user ($HOME),
+                           kept between runs (default: a fresh one, removed at exit)
   --mount HOST[:VIRTUAL][:ro]
                            mount another host directory (repeatable)
   --read-only              mount the workspace read-only
@@ -44,6 +46,7 @@ class Options:
     def __init__(self) -> None:
         self.sandbox: str | None = None
         self.workspace = "/batch"
+        self.home: str | None = None
         self.mounts: list[tuple[str, str, bool]] = []
         self.read_only = False
         self.env: dict[str, str] = {}
@@ -87,6 +90,8 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
             o.sandbox = value(name)
         elif name == "--workspace":
             o.workspace = value(name)
+        elif name == "--home":
+            o.home = value(name)
         elif name == "--mount":
             spec = value(name)
             parts = spec.split(":")
@@ -163,6 +168,8 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
         raise UsageError(f"--workspace: must be an absolute, normalised path other than /: {ws}")
     if o.sandbox is not None and not os.path.isdir(o.sandbox):
         raise UsageError(f"--sandbox: not a directory: {o.sandbox}")
+    if o.home is not None and os.path.exists(o.home) and not os.path.isdir(o.home):
+        raise UsageError(f"--home: not a directory: {o.home}")
     return o
 
 
@@ -182,7 +189,7 @@ def build_instance(o: Options):
         raise UsageError(str(e)) from None
     limits = Limits(timeout=o.timeout)
     return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
-                       limits=limits, registry=registry)
+                       limits=limits, registry=registry, home_dir=o.home)
 
 
 def load_command_module(registry, module: str) -> None:

@@ -1,6 +1,6 @@
 """Regenerate the README's generated sections from the code: the supported commands
-(from the command registry and the language builtins) and the limits table (from
-``pysh.Limits``).
+(from the command registry and the language builtins), the limits table (from
+``pysh.Limits``) and the command-not-found hints (``pysh.shellkit.hints``).
 
     python scripts/readme_commands.py          # rewrite README.md in place
     python scripts/readme_commands.py --check  # exit 1 if README.md is out of date
@@ -85,7 +85,16 @@ def commands_list() -> str:
     return "\n".join(lines)
 
 
-SECTIONS = {"commands": commands_list, "limits": limits_table}
+def hints_table() -> str:
+    from pysh.shellkit.hints import TABLE
+
+    rows = ["| command not found | the hint line (`pysh: hint: NAME: ...`) |", "| --- | --- |"]
+    for names, hint in TABLE:
+        rows.append(f"| {', '.join(f'`{n}`' for n in names)} | {hint.replace('|', '&#124;')} |")
+    return "\n".join(rows)
+
+
+SECTIONS = {"commands": commands_list, "limits": limits_table, "hints": hints_table}
 
 
 def render(text: str) -> str:

@@ -336,7 +336,8 @@ async def copy_file(cp: Cp, src: str, dst: str, sst, *, in_tree: bool = False) -
                 pass
         await _verbose(cp, src, dst)
         return True
-    if not _stat.S_ISREG(sst.st_mode):
+    piped = _stat.S_ISFIFO(sst.st_mode) and cp.shell.stream_data(src) is not None
+    if not _stat.S_ISREG(sst.st_mode) and not piped:  # a pipe named as a file (<(cmd)) copies
         await cp.err(f"cannot copy special file {q(src)}: not supported in the sandbox")
         return False
     if cp.remove_dest and dlst is not None:

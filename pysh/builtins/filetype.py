@@ -13,6 +13,7 @@ import json
 import stat as _stat
 import struct
 
+from pysh.builtins._filetext import is_csv, text_rule, with_encoding
 from pysh.builtins._fileutil import (
     Output,
     Usage,
@@ -122,7 +123,8 @@ def _terminators(data: bytes, complete: bool) -> str:
         notes.append(f"with {', '.join(kinds)} line terminators")
     elif not lf and complete:
         notes.append("with no line terminators")
-    longest = max((len(line) for line in data.replace(b"\r", b"\n").split(b"\n")), default=0)
+    head = data[:65536].decode("utf-8", "surrogateescape")  # what file measures: characters
+    longest = max((len(line) for line in head.replace("\r", "\n").split("\n")), default=0)
     if longest > 300:
         notes.insert(0, f"with very long lines ({longest})")
     if b"\x1b" in data:
@@ -179,9 +181,14 @@ def sniff(data: bytes, complete: bool, tail: bytes = b"", shell=None):
         gnu = data[257:265] == b"ustar  \0"
         return ("POSIX tar archive (GNU)" if gnu else "POSIX tar archive",
                 "application/x-tar", "binary")
+    pyc = _pyc(data)
+    if pyc is not None:
+        return pyc, "application/x-bytecode.python", "binary"
+    if data.startswith(b"SQLite format 3\0") and len(data) >= 100:
+        return _sqlite(data), "application/vnd.sqlite3", "binary"
     info = _text_info(data)
     if info is None:
-        return "data", "application/octet-stream", "binary"
+        return _signature(data)
     kind, charset = info
     enc = kind.replace("Unicode text, ", "")
     notes = _terminators(data, complete)
@@ -197,7 +204,12 @@ def sniff(data: bytes, complete: bool, tail: bytes = b"", shell=None):
             return "JSON text data", "application/json", charset
         except (ValueError, UnicodeDecodeError):
             pass
+    if is_csv(data):
+        return "CSV text", "text/csv", charset
     low = stripped[:256].lower()
+    rule = text_rule(data[:8192].decode("utf-8", "surrogateescape").lstrip("\ufeff"))
+    if rule is not None:
+        return with_encoding(rule[0], kind) + notes, rule[1], charset
     if low.startswith(b"<?xml"):
         ver = "1.0"
         return f"XML {ver} document, {enc} text" + notes, "text/xml", charset
@@ -205,6 +217,69 @@ def sniff(data: bytes, complete: bool, tail: bytes = b"", shell=None):
         return f"HTML document, {enc} text" + notes, "text/html", charset
     text_kind = kind + " text" if kind.startswith("Unicode") else kind + " text"
     return text_kind + notes, "text/plain", charset
+
+
+# the first magic number of each CPython 3 release's byte code (Lib/importlib/_bootstrap_external)
+_PYC_RELEASES = ((3500, "3.12 or newer"), (3450, "3.11"), (3430, "3.10"), (3420, "3.9"),
+                 (3400, "3.8"))
+
+
+def _pyc(data: bytes) -> str | None:
+    """A CPython 3.7+ .pyc header, as file 5.44 reads it."""
+    if len(data) < 16 or data[2:4] != b"\r\n":
+        return None
+    magic, flags = struct.unpack("<HxxI", data[:8])
+    version = next((v for m, v in _PYC_RELEASES if magic >= m), None)
+    if version is None or magic >= 3600:
+        return None
+    desc = f"Byte-compiled Python module for CPython {version}"
+    if flags & 1:
+        digest, = struct.unpack("<Q", data[8:16])
+        return desc + (f", hash-based, check-source flag {'set' if flags & 2 else 'unset'}, "
+                       f"hash: {digest:#x}")
+    import time
+
+    ts, size = struct.unpack("<II", data[8:16])
+    when = time.strftime("%a %b %e %H:%M:%S %Y", time.gmtime(ts))
+    return desc + f", timestamp-based, .py timestamp: {when} UTC, .py size: {size} bytes"
+
+
+def _sqlite(data: bytes) -> str:
+    """file 5.44's Magdir/sqlite line for a database header."""
+    u32 = lambda off: struct.unpack(">I", data[off:off + 4])[0]  # noqa: E731
+    desc = "SQLite 3.x database"
+    if u32(68):
+        desc += f", application id {u32(68)}"
+    if u32(60):
+        desc += f", user version {u32(60)}"
+    desc += f", last written using SQLite version {u32(96)}"
+    if data[18] == 2 or data[19] == 2:
+        desc += f", writer version {data[18]}, read version {data[19]}"
+    for off, what, usual in ((21, "maximum", 64), (22, "minimum", 32), (23, "leaf", 32)):
+        if data[off] != usual:
+            desc += f", {what} payload {data[off]}"
+    cookie = u32(40)
+    enc = {1: "UTF-8", 2: "UTF-16 little endian", 3: "UTF-16 big endian"}.get(
+        u32(56), f"unknown {u32(56)} encoding")
+    return (desc + f", file counter {u32(24)}, database pages {u32(28)}, cookie "
+            f"{hex(cookie) if cookie else 0}, schema {u32(44)}, {enc}, "
+            f"version-valid-for {u32(92)}")
+
+
+def _signature(data: bytes):
+    """Binary data of a kind the table above does not know: puremagic's signature library
+    names it (its wording, not file's); unknown to both, it is "data"."""
+    try:
+        import puremagic
+
+        found = puremagic.magic_string(data)
+    except Exception:  # noqa: BLE001 - no signature matched, or the library is absent
+        found = []
+    if found:
+        best = found[0]
+        mime = next((m.mime_type for m in found if m.mime_type), "application/octet-stream")
+        return best.name, mime, "binary"
+    return "data", "application/octet-stream", "binary"
 
 
 def _elf(data: bytes):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import fnmatch
 import os
+import re
 import stat as _stat
 
 from pysh.shellkit.errors import FileSystemError, WriteError
@@ -468,10 +469,14 @@ class Matcher:
     def _each_line(self, buf: str, end: int):
         """(start, end) of each line of ``buf[:end]`` that matches on its own."""
         search = self.regex.search
+        bad = _INVALID.search(buf, 0, end) is not None
         pos = 0
         for line in buf[:end].split(self.eol):
             e = pos + len(line)
-            if search(line) is not None:
+            if bad and _INVALID.search(line):
+                if any(search(line, a, b) is not None for a, b in _valid_runs(line)):
+                    yield pos, e
+            elif search(line) is not None:
                 yield pos, e
             pos = e + 1
 
@@ -626,14 +631,31 @@ class Matcher:
             return []
         out = []
         if self.per_line:
-            for m in r.finditer(buf[ls:le]):
-                if m.end() > m.start():
-                    out.append((ls + m.start(), ls + m.end()))
+            line = buf[ls:le]
+            for a, b in _valid_runs(line) if _INVALID.search(line) else ((0, len(line)),):
+                for m in r.finditer(line, a, b):
+                    if m.end() > m.start():
+                        out.append((ls + m.start(), ls + m.end()))
             return out
         for m in r.finditer(buf, ls, le):
             if m.end() > m.start():
                 out.append((m.start(), m.end()))
         return out
+
+
+# An invalid UTF-8 byte (a surrogate escape once decoded): PCRE2 in GNU grep matches no
+# character there, so -P searches the valid runs of a line between such bytes
+_INVALID = re.compile("[\udc80-\udcff]")
+
+
+def _valid_runs(line: str):
+    pos = 0
+    for m in _INVALID.finditer(line):
+        if m.start() > pos:
+            yield pos, m.start()
+        pos = m.end()
+    if pos < len(line) or not line:
+        yield pos, len(line)
 
 
 _BRE_SPECIAL = set("\\.[]*^$")

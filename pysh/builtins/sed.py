@@ -555,7 +555,7 @@ class Compiler:
                 start, _ = self.blocks.pop()
                 cmds[start].jump = len(cmds)
             elif ch == "e":
-                self.bad_prog("`e' command not supported")
+                self.bad_prog("`e' command not supported in the sandbox (it runs a command)")
             elif ch in ("a", "i", "c"):
                 ch = self.in_nonblank()
                 if ch is EOF:
@@ -643,7 +643,7 @@ class Compiler:
             elif ch in ("m", "M"):
                 newline = True
             elif ch == "e":
-                self.bad_prog("option `e' not supported")
+                self.bad_prog("option `e' of `s' not supported in the sandbox (it runs a command)")
             elif ch == "p":
                 if sub.print_:
                     self.bad_prog("multiple `p' options to `s' command")

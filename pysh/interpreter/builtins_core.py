@@ -416,6 +416,12 @@ async def b_source(interp, argv):
                       if d not in COMMAND_DIRS] + [path]
     data = None
     err = None
+    if path.startswith("/dev/"):  # source <(cmd): the pipe, read to its end
+        sh = interp.shell_for_command()
+        await sh.materialize([path])
+        data = sh.stream_data(path)
+        if data is not None:
+            candidates = []
     for c in candidates:
         try:
             if fs.is_dir(c):
@@ -560,7 +566,7 @@ async def b_command(interp, argv):
                 interp.vars.globals.pop("PATH", None)
             interp.hashed = saved_hash
         if found is None:
-            await interp.diag(f"{name}: command not found")
+            await interp.not_found(interp.fds, name)
             return 127
         func = interp.session.registry.get(name) if found[0] == "command" else None
         if func is not None:

@@ -11,6 +11,7 @@ from pysh.interpreter.expand import BREAK, QUOTED
 from pysh.interpreter.state import ASSOC
 from pysh.interpreter.syntax import ast as A
 from pysh.shellkit import FileSystemError
+from pysh.shellkit.streams import PipeReader, PipeWriter
 
 FILE_UNARY = set("abcdefghkprsuwxGLNOS") | {"t"}
 STRING_UNARY = {"z", "n"}
@@ -28,6 +29,9 @@ def file_test(interp, op: str, arg: str) -> bool:
     fs = interp.fs
     if arg == "":
         return False
+    if op == "p" and arg.startswith("/dev/fd/") and arg[8:].isdigit():
+        # <(cmd) and >(cmd) are pipes
+        return isinstance(interp.fds.get(int(arg[8:])), (PipeReader, PipeWriter))
     try:
         if op in ("h", "L"):
             return _stat.S_ISLNK(fs.lstat(arg).st_mode)

@@ -2,9 +2,12 @@
 
 It owns a fresh ``swiftbash-<UUID>`` directory (mode 0700) under the system
 temp dir, mounted at ``/tmp``; the workspace host directory mounted at the
-workspace path (an ephemeral empty one when none is given); the extra
-mounts; and the Shell built over them with a synthetic environment. All of
-it is removed when the instance ends, however it ends.
+workspace path (an ephemeral empty one when none is given); a home of the
+sandbox's own at ``/home/user`` ($HOME: dotfiles never land in the workspace),
+a fresh ``pysh-home-<UUID>`` directory beside /tmp's unless the embedder names a
+host directory to keep; the extra mounts; and the Shell built over them with a
+synthetic environment. What it created is removed when the instance ends,
+however it ends.
 """
 
 from __future__ import annotations
@@ -19,16 +22,18 @@ from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
 
 TEMP_PREFIX = "swiftbash-"
 WORKSPACE_PREFIX = "pysh-workspace-"
+HOME_PREFIX = "pysh-home-"
+HOME = "/home/user"
 USER = "user"
 HOSTNAME = "sandbox"
 UID = 1000
 PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
-def synthetic_env(workspace: str) -> dict[str, str]:
+def synthetic_env(workspace: str, home: str = HOME) -> dict[str, str]:
     """The environment a script starts with: nothing of the host's."""
     return {
-        "HOME": workspace,
+        "HOME": home,
         "PWD": workspace,
         "TMPDIR": "/tmp",
         "USER": USER,
@@ -45,11 +50,13 @@ def _remove(path: str | None) -> None:
         remove_tree(path)  # fd-based: symlinks planted inside are removed, never followed
 
 
-def _cleanup(table: MountTable | None, temp_dir: str | None, workspace_dir: str | None) -> None:
+def _cleanup(table: MountTable | None, temp_dir: str | None, workspace_dir: str | None,
+             home_dir: str | None = None) -> None:
     if table is not None:
         table.close()
     _remove(temp_dir)
     _remove(workspace_dir)
+    _remove(home_dir)
 
 
 class ExecCommand:
@@ -65,8 +72,12 @@ class ExecCommand:
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
         registry: CommandRegistry | None = None,
+        home_dir: str | os.PathLike | None = None,
+        home: str = HOME,
     ):
         self.workspace_dir = None if workspace_dir is None else os.fspath(workspace_dir)
+        self.home_dir = None if home_dir is None else os.fspath(home_dir)
+        self.home = home
         self.workspace = workspace
         self.extra_mounts = tuple(mounts)
         self.read_only = read_only
@@ -76,6 +87,7 @@ class ExecCommand:
         self.shell: Shell | None = None
         self.temp_dir: str | None = None
         self.ephemeral_workspace: str | None = None
+        self.ephemeral_home: str | None = None
         self.table: MountTable | None = None
         self._finalizer: weakref.finalize | None = None
 
@@ -85,7 +97,7 @@ class ExecCommand:
         root = system_temp_root()
         temp_dir = os.path.join(root, f"{TEMP_PREFIX}{new_uuid()}")
         os.mkdir(temp_dir, 0o700)
-        ephemeral = None
+        ephemeral = eph_home = None
         table = None
         try:
             ws_host = self.workspace_dir
@@ -95,15 +107,25 @@ class ExecCommand:
                 ws_host = ephemeral
             mounts = [Mount(self.workspace, ws_host, self.read_only), Mount("/tmp", temp_dir),
                       *self.extra_mounts]
+            if not any(m.virtual.rstrip("/") == self.home.rstrip("/") for m in mounts):
+                home_host = self.home_dir
+                if home_host is not None and not os.path.isdir(home_host):
+                    os.makedirs(home_host, 0o700)  # a home to keep: made on first use
+                if home_host is None:
+                    eph_home = os.path.join(root, f"{HOME_PREFIX}{new_uuid()}")
+                    os.mkdir(eph_home, 0o700)
+                    home_host = eph_home
+                mounts.append(Mount(self.home, home_host))
             table = MountTable(mounts)
         except BaseException:
-            _cleanup(table, temp_dir, ephemeral)
+            _cleanup(table, temp_dir, ephemeral, eph_home)
             raise
         self.temp_dir, self.ephemeral_workspace, self.table = temp_dir, ephemeral, table
-        self._finalizer = weakref.finalize(self, _cleanup, table, temp_dir, ephemeral)
+        self.ephemeral_home = eph_home
+        self._finalizer = weakref.finalize(self, _cleanup, table, temp_dir, ephemeral, eph_home)
         registry = self.registry
         core = Confinement(table, registry.names)
-        env = synthetic_env(self.workspace)
+        env = synthetic_env(self.workspace, self.home)
         env.update(self.env_overrides)
         self.shell = Shell(core, MountedFileSystem(core, self.workspace), cwd=self.workspace,
                            env=env, budget=Budget(self.limits), registry=registry)

@@ -69,6 +69,7 @@ from pysh.shellkit import (
 )
 from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
+from pysh.shellkit.hints import hint_for
 
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
@@ -1396,7 +1397,7 @@ class Interp(Expander):
             fds = red.fds
         try:
             if found is None:
-                await self._diag_fds(fds, f"{name}: command not found")
+                await self.not_found(fds, name)
                 return 127
             kind, path = found
             if underscore:
@@ -1404,7 +1405,7 @@ class Interp(Expander):
             if kind == "command":
                 func = self.session.registry.get(name)
                 if func is None:
-                    await self._diag_fds(fds, f"{name}: command not found")
+                    await self.not_found(fds, name)
                     return 127
                 return await self.run_registered(func, argv if argv0 is None else [argv0] + argv[1:],
                                                  fds, env)
@@ -1416,6 +1417,18 @@ class Interp(Expander):
         finally:
             if red is not None:
                 red.close()
+
+    async def not_found(self, fds, name: str, who: str | None = None) -> None:
+        """bash's ``NAME: command not found``, then a hint line when pysh has one."""
+        await self._diag_fds(fds, f"{who + ': ' if who else ''}{name}: command not found")
+        hint = hint_for(name)
+        if hint is not None:
+            s = fds.get(2)
+            if isinstance(s, OutputStream):
+                try:
+                    await s.write(encode(f"pysh: hint: {name}: {hint}\n"))
+                except BrokenPipe:
+                    pass
 
     async def _diag_fds(self, fds, message: str) -> None:
         await self._write_stderr(fds, self.prefix() + message + "\n")
@@ -1431,6 +1444,9 @@ class Interp(Expander):
 
     async def run_registered(self, func, argv: list[str], fds: dict, env: dict) -> int:
         shell = self.shell_for_command(fds, env)
+        if any("/dev/" in a for a in argv[1:]):
+            # a pipe named as a file opens like a file through either door
+            await shell.materialize(argv[1:])
         pid = self.session.new_pid()
         self.session.running[pid] = ProcessInfo(pid, self.pid, " ".join(argv), "R", time.time())
         try:
@@ -1483,12 +1499,30 @@ class Interp(Expander):
             if func is not None:
                 return await self.run_registered(func, argv, fds, env)
         if data.startswith(b"#!"):
-            first = data.split(b"\n", 1)[0][2:].strip().split()
-            interp = first[0].rsplit(b"/", 1)[-1] if first else b""
-            if interp == b"env" and len(first) > 1:
-                interp = first[1].rsplit(b"/", 1)[-1]
-            if interp not in (b"bash", b"sh", b"pysh", b"dash", b"ksh", b"zsh"):
-                await self._diag_fds(fds, f"{argv[0]}: cannot execute: {decode(first[0]) if first else ''}: not a shell script pysh can run")
+            words = [decode(w) for w in data.split(b"\n", 1)[0][2:].strip().split()]
+            prog = words[0].rsplit("/", 1)[-1] if words else ""
+            rest = words[1:]
+            if prog == "env":
+                # #!/usr/bin/env [-S] NAME ARGS: NAME is the program
+                rest = [w for w in rest if w not in ("-S", "--split-string")]
+                prog, rest = (rest[0].rsplit("/", 1)[-1], rest[1:]) if rest else ("env", [])
+                by_env = True
+            else:
+                by_env = False
+            if prog not in ("bash", "sh", "pysh", "dash", "ksh", "zsh"):
+                func = self.session.registry.get(prog) if prog else None
+                if func is not None:  # an interpreter pysh has (awk -f, sed -f, python3...)
+                    return await self.run_registered(func, [prog, *rest, path, *argv[1:]], fds,
+                                                     env)
+                if by_env:
+                    await self.not_found(fds, prog, who=argv[0])
+                    return 127
+                await self._diag_fds(fds, f"{argv[0]}: {words[0] if words else ''}: "
+                                          "bad interpreter: No such file or directory")
+                hint = hint_for(prog)
+                s = fds.get(2)
+                if hint is not None and isinstance(s, OutputStream):
+                    await s.write(encode(f"pysh: hint: {prog}: {hint}\n"))
                 return 126
         child = self.new_shell(fds, env, argv0=argv[0], args=argv[1:])
         child.script_path = argv[0]
@@ -1949,11 +1983,20 @@ class Interp(Expander):
         items = list(self.positional_list()) if node.words is None else await self.expand_words(node.words)
         if not items:
             return 0
+        self.loop_depth += 1  # break and continue belong to the select loop
+        try:
+            return await self._select_loop(node, items)
+        finally:
+            self.loop_depth -= 1
+
+    async def _select_loop(self, node: A.Select, items: list[str]) -> int:
         status = 0
+        show_menu = True  # bash shows the menu first and again after an empty reply only
         while True:
             self.budget.count_iteration()
-            menu = "".join(f"{i}) {it}\n" for i, it in enumerate(items, 1))
-            await self.err(menu)
+            if show_menu:
+                await self.err("".join(f"{i}) {it}\n" for i, it in enumerate(items, 1)))
+                show_menu = False
             await self.err(self.get_scalar("PS3") if self.get_scalar("PS3") is not None else "#? ")
             stdin = self.fds.get(0)
             line = await stdin.readline() if isinstance(stdin, InputStream) else b""
@@ -1963,6 +2006,7 @@ class Interp(Expander):
             reply = decode(line).rstrip("\n")
             self.assign("REPLY", reply)
             if reply == "":
+                show_menu = True
                 continue
             choice = items[int(reply) - 1] if reply.isdigit() and 1 <= int(reply) <= len(items) else ""
             self.assign(node.var, choice)

@@ -170,8 +170,23 @@ def host_of(shell: Shell, vpath: str, *, follow: bool = True, write: bool = Fals
         raise FileSystemError(e.errno, vpath) from None
 
 
+def _memfd(data: bytes) -> int:
+    """A read-only-in-use anonymous file holding ``data`` (a materialized pipe)."""
+    fd = os.memfd_create("pysh-pipe", os.MFD_CLOEXEC)
+    try:
+        write_all(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
 def open_read(shell: Shell, vpath: str, *, host: Path | None = None) -> int:
     """A host fd for reading virtual ``vpath`` (devices like /dev/null included)."""
+    data = shell.stream_data(vpath) if host is None and "/dev/" in vpath else None
+    if data is not None:  # a pipe named as a file (<(cmd), /dev/stdin): its content
+        return _memfd(data)
     if host is None:
         host = host_of(shell, vpath)
     if str(host).startswith("/dev/") and not shell.is_host_path(vpath):
@@ -470,6 +485,8 @@ def _is_mount_root_host(shell: Shell, host: Path) -> bool:
 
 def vstat(shell: Shell, vpath: str, *, follow: bool = True) -> os.stat_result:
     """stat of a virtual path through door B (lstat when ``follow`` is False)."""
+    if "/dev/" in vpath and shell.stream_data(vpath) is not None:
+        return shell.fs.stat(vpath)  # a materialized pipe
     host = host_of(shell, vpath, follow=follow)
     if _is_mount_root_host(shell, host) or not shell.is_host_path(vpath):
         try:

@@ -27,6 +27,7 @@ import errno
 import io
 import os
 import posixpath
+import re
 import stat as _stat
 import time
 
@@ -342,13 +343,18 @@ def _tar_args(argv: list[str]):
         args = rest + args
     from pysh.shellkit.options import parse_options
 
-    return parse_options(args, "ctxf:zjJvC:Ohkpa", {
+    return parse_options(args, "ctxf:zjJvC:OhkpaX:", {
         "create": "c", "list": "t", "extract": "x", "get": "x", "file=": "f", "gzip": "z",
         "gunzip": "z", "bzip2": "j", "xz": "J", "verbose": "v", "directory=": "C",
         "to-stdout": "O", "strip-components=": "strip", "dereference": "h",
         "keep-old-files": "k", "help": "help", "no-same-owner": "p", "preserve-permissions": "p",
         "same-permissions": "p", "auto-compress": "a", "sort=": "sort", "version": "version",
-        "no-same-permissions": "p", "overwrite": "overwrite", "numeric-owner": "p",
+        "no-same-permissions": "p", "overwrite": "overwrite", "numeric-owner": "numeric-owner",
+        "exclude=": "exclude", "exclude-vcs": "exclude-vcs", "exclude-from=": "X",
+        "wildcards": "wildcards", "no-wildcards": "no-wildcards", "anchored": "anchored",
+        "no-anchored": "no-anchored", "transform=": "transform", "xform=": "transform",
+        "owner=": "owner", "group=": "group", "mtime=": "mtime", "zstd": "zstd",
+        "lzma": "lzma", "lzip": "lzip", "lzop": "lzop",
     })
 
 
@@ -371,7 +377,7 @@ def _mode_string(mode: int, kind: str) -> str:
     return "".join(s)
 
 
-def _tar_long(m) -> str:
+def _tar_long(m, numeric: bool = False) -> str:
     kind = "d" if m.isdir() else "l" if m.issym() else "h" if m.islnk() else \
         "c" if m.ischr() else "b" if m.isblk() else "p" if m.isfifo() else "-"
     if kind == "h":
@@ -382,7 +388,7 @@ def _tar_long(m) -> str:
     modes = _mode_string(m.mode, kind)
     if prefix:
         modes = "h" + modes[1:]
-    owner = f"{m.uname or m.uid}/{m.gname or m.gid}"
+    owner = f"{m.uid}/{m.gid}" if numeric else f"{m.uname or m.uid}/{m.gname or m.gid}"
     size = str(m.size) if not (m.ischr() or m.isblk()) else f"{m.devmajor},{m.devminor}"
     width = max(19, len(owner) + 1 + len(size))
     pad = " " * (width - len(owner) - len(size))
@@ -407,10 +413,21 @@ async def tar_main(shell: Shell, argv: list[str]) -> int:
         return 2
     o: dict = {}
     for k, v in opts:
-        if k in ("C",):
-            o.setdefault("C", []).append(v)
+        if k in ("C", "exclude", "X", "transform"):
+            o.setdefault(k, []).append(v)
         else:
             o[k] = v if v is not None else True
+    for codec in ("zstd", "lzma", "lzip", "lzop"):
+        if codec in o:
+            await shell.stderr.write(encode(f"tar: --{codec}: this compression is not available "
+                                            f"in the sandbox (gzip -z, bzip2 -j, xz -J are)\n"
+                                            f"{TAR_TRY}"))
+            return 2
+    try:
+        o["filters"] = await _tar_filters(shell, o)
+    except ArchiveError as e:
+        await shell.stderr.write(encode(shell.display(f"tar: {e}\n{TAR_TRY}")))
+        return 2
     if "help" in o:
         await shell.stdout.write(encode(TAR_HELP))
         return 0
@@ -496,19 +513,22 @@ async def _tar_read(shell, o, operands, cdir, mode, strip, err: Out) -> int:
                     raise LimitExceeded("archive", "too many members")
                 shell.budget.check()
                 name = m.name
+                filters = o["filters"]
+                if filters.excluded(name):
+                    continue
                 if wanted:
-                    hit = [w for w in wanted if name.rstrip("/") == w
-                           or name.startswith(w + "/")]
+                    hit = [w for w in wanted if filters.wanted(w, name)]
                     if not hit:
                         continue
                     found.update(hit)
+                name = filters.rename(name)
                 if strip:
                     parts = [p for p in name.split("/") if p]
                     if len(parts) <= strip:
                         continue
                     name = "/".join(parts[strip:]) + ("/" if m.isdir() else "")
                 if mode == "t":
-                    line = _tar_long(m) if "v" in o else name + (
+                    line = _tar_long(m, "numeric-owner" in o) if "v" in o else name + (
                         "/" if m.isdir() and not name.endswith("/") else "")
                     await out.write(encode(line) + b"\n")
                     continue
@@ -631,7 +651,9 @@ async def _tar_create(shell, o, operands, cdir, err: Out) -> int:
                     await err.write(encode(f"tar: {op}: Cannot stat: {os.strerror(e.errno)}\n"))
                     status = 2
                     continue
-                for member_name, mvpath, mst in _collect(shell, vpath, name, st, "h" in o):
+                filters = o["filters"]
+                for member_name, mvpath, mst in _collect(shell, vpath, name, st, "h" in o,
+                                                         filters.excluded):
                     shell.budget.check()
                     if archive_canon is not None and _stat.S_ISREG(mst.st_mode):
                         try:
@@ -642,7 +664,8 @@ async def _tar_create(shell, o, operands, cdir, err: Out) -> int:
                         except OSError:
                             pass
                     try:
-                        _add_member(shell, tf, member_name, mvpath, mst)
+                        _add_member(shell, tf, filters.rename(member_name), mvpath, mst,
+                                    filters)
                     except OSError as e:
                         await err.write(encode(f"tar: {member_name}: Cannot open: "
                                                f"{_strerror(e)}\n"))
@@ -666,8 +689,11 @@ async def _tar_create(shell, o, operands, cdir, err: Out) -> int:
     return status
 
 
-def _collect(shell, vpath: str, name: str, st, deref: bool):
-    """(member name, virtual path, stat) of ``vpath`` and, for a directory, its tree (sorted)."""
+def _collect(shell, vpath: str, name: str, st, deref: bool, excluded=None):
+    """(member name, virtual path, stat) of ``vpath`` and, for a directory, its tree (sorted);
+    an excluded name is left out with everything under it."""
+    if excluded is not None and excluded(name):
+        return
     yield name, vpath, st
     if not _stat.S_ISDIR(st.st_mode):
         return
@@ -685,16 +711,18 @@ def _collect(shell, vpath: str, name: str, st, deref: bool):
             continue
         entries.append((sub_n, sub_v, sst))
     for sub_n, sub_v, sst in entries:
-        yield from _collect(shell, sub_v, sub_n, sst, deref)
+        yield from _collect(shell, sub_v, sub_n, sst, deref, excluded)
 
 
-def _add_member(shell, tf, name: str, vpath: str, st) -> None:
+def _add_member(shell, tf, name: str, vpath: str, st, filters=None) -> None:
     import tarfile
 
     ti = tarfile.TarInfo(name)
     ti.mtime = int(st.st_mtime)
     ti.mode = st.st_mode & 0o7777
     ti.uid, ti.gid, ti.uname, ti.gname = UID, GID, UNAME, GNAME
+    if filters is not None:
+        filters.stamp(ti)
     if _stat.S_ISDIR(st.st_mode):
         ti.type = tarfile.DIRTYPE
         tf.addfile(ti)
@@ -710,6 +738,194 @@ def _add_member(shell, tf, name: str, vpath: str, st) -> None:
             tf.addfile(ti, f)
     else:
         raise FileSystemError(errno.EPERM, vpath)
+
+
+# --exclude-vcs: GNU tar 1.34's list
+VCS_NAMES = ("CVS", "RCS", "SCCS", ".git", ".gitignore", ".gitattributes", ".gitmodules",
+             ".cvsignore", ".svn", ".arch-ids", "{arch}", "=RELEASE-ID", "=meta-update",
+             "=update", ".bzr", ".bzrignore", ".bzrtags", ".hg", ".hgignore", ".hgtags", "_darcs")
+
+
+class _TarFilters:
+    """--exclude*, --wildcards, --transform, --owner/--group/--mtime."""
+
+    def __init__(self):
+        self.excludes: list = []  # compiled name patterns
+        self.member_globs = False
+        self.transforms: list = []
+        self.owner = self.group = None
+        self.mtime = None
+
+    def excluded(self, name: str) -> bool:
+        if not self.excludes:
+            return False
+        name = name.rstrip("/")
+        while name.startswith("./"):
+            name = name[2:]
+        parts = name.split("/")
+        # unanchored (any tail after a '/') with FNM_LEADING_DIR (or a leading directory of
+        # it), as tar excludes by default: 'build' drops proj/build and all under it
+        pieces = ["/".join(parts[i:j]) for i in range(len(parts))
+                  for j in range(i + 1, len(parts) + 1)]
+        return any(rx.fullmatch(t) for rx in self.excludes for t in pieces)
+
+    def wanted(self, operand: str, name: str) -> bool:
+        name = name.rstrip("/")
+        if self.member_globs:
+            import fnmatch
+
+            rx = re.compile(fnmatch.translate(operand))
+            return bool(rx.match(name)) or any(rx.match("/".join(name.split("/")[:i]))
+                                               for i in range(1, name.count("/") + 1))
+        return name == operand or name.startswith(operand + "/")
+
+    def rename(self, name: str) -> str:
+        for rx, repl, count in self.transforms:
+            name = rx.sub(repl, name, count=count)
+        return name
+
+    def stamp(self, ti) -> None:
+        if self.owner is not None:
+            ti.uname, ti.uid = self.owner
+        if self.group is not None:
+            ti.gname, ti.gid = self.group
+        if self.mtime is not None:
+            ti.mtime = self.mtime
+
+
+async def _tar_filters(shell, o: dict) -> _TarFilters:
+    import fnmatch
+
+    f = _TarFilters()
+    pats = list(o.get("exclude", []))
+    for name in o.get("X", []):
+        try:
+            data = await _read_stdin(shell) if name == "-" else _common.read_file(shell, name)
+        except OSError as e:
+            raise ArchiveError(f"{name}: Cannot open: {_strerror(e)}") from None
+        pats += [p for p in decode(data).split("\n") if p]
+    if "exclude-vcs" in o:
+        pats += VCS_NAMES
+    f.excludes = [re.compile(fnmatch.translate(p.rstrip("/")), re.S) for p in pats]
+    f.member_globs = "wildcards" in o and "no-wildcards" not in o
+    for expr in o.get("transform", []):
+        for part in _split_transforms(expr):
+            f.transforms.append(_transform(part))
+    for key in ("owner", "group"):
+        if key in o:
+            name, _, num = o[key].partition(":")
+            uid = int(num) if num.isdigit() else (int(name) if name.isdigit() else
+                                                    UID if key == "owner" else GID)
+            setattr(f, key, (name if not name.isdigit() else "", uid))
+    if "mtime" in o:
+        f.mtime = _parse_mtime(shell, o["mtime"])
+    return f
+
+
+def _split_transforms(expr: str) -> list[str]:
+    """tar allows several s/// expressions separated by ';'."""
+    out, i = [], 0
+    while i < len(expr):
+        if expr[i] != "s" or i + 1 >= len(expr):
+            raise ArchiveError(f"Invalid transform expression: {expr}")
+        d = expr[i + 1]
+        j, seen = i + 2, 0
+        while j < len(expr) and seen < 2:
+            if expr[j] == "\\":
+                j += 2
+                continue
+            if expr[j] == d:
+                seen += 1
+            j += 1
+        while j < len(expr) and expr[j] != ";":
+            j += 1
+        out.append(expr[i:j])
+        i = j + 1
+    return out
+
+
+def _transform(expr: str):
+    """One sed-style ``s/REGEX/REPL/FLAGS`` (BRE unless x) as (regex, template, count)."""
+    from pysh.shellkit.regex import RegexError, compile_posix
+
+    d = expr[1]
+    parts, cur, i = [], [], 2
+    while i < len(expr):
+        c = expr[i]
+        if c == "\\" and i + 1 < len(expr):
+            cur.append(expr[i + 1] if expr[i + 1] == d else expr[i:i + 2])
+            i += 2
+            continue
+        if c == d and len(parts) < 2:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    if len(parts) != 2:
+        raise ArchiveError(f"Invalid transform expression: {expr}")
+    flags = "".join(cur)
+    if any(c not in "gixrshSRH0123456789" for c in flags):
+        raise ArchiveError(f"Unknown flag in transform expression: {flags}")
+    try:
+        rx = compile_posix(parts[0], extended="x" in flags, icase="i" in flags).raw
+    except RegexError:
+        raise ArchiveError(f"Invalid transform expression: {expr}") from None
+    digits = "".join(c for c in flags if c.isdigit())
+    count = 0 if "g" in flags else int(digits) if digits else 1
+    repl = parts[1]
+
+    def template(m, repl=repl):
+        out, k = [], 0
+        while k < len(repl):
+            c = repl[k]
+            if c == "\\" and k + 1 < len(repl):
+                n = repl[k + 1]
+                out.append((m.group(int(n)) or "") if n.isdigit() else n)
+                k += 2
+                continue
+            out.append(m.group(0) if c == "&" else c)
+            k += 1
+        return "".join(out)
+    if digits and "g" not in flags and int(digits) > 1:  # the Nth match only
+        nth = int(digits)
+
+        class _Nth:
+            def sub(self, fn, name, count=0):
+                seen = [0]
+
+                def one(m):
+                    seen[0] += 1
+                    return fn(m) if seen[0] == nth else m.group(0)
+                return rx.sub(one, name)
+        return _Nth(), template, 0
+    return rx, template, count
+
+
+def _parse_mtime(shell, text: str) -> int:
+    """--mtime: @EPOCH, an ISO date (UTC unless TZ says otherwise), or a file's mtime."""
+    import calendar
+    import datetime as _dt
+
+    t = text.strip()
+    if t.startswith("@"):
+        try:
+            return int(float(t[1:]))
+        except ValueError:
+            pass
+    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"):
+        try:
+            d = _dt.datetime.strptime(t, fmt)
+            return calendar.timegm(d.timetuple())
+        except ValueError:
+            continue
+    if t.startswith(("/", ".")):
+        try:
+            return int(_common.vstat(shell, t).st_mtime)
+        except OSError:
+            pass
+    raise ArchiveError(f"--mtime: unknown date format '{text}': use @EPOCH or "
+                       "YYYY-MM-DD[ HH:MM[:SS]] or a file name")
 
 
 def _readlink(shell, vpath: str) -> str:
@@ -1091,12 +1307,16 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
         await shell.stderr.write(b"zip error: Nothing to do! (try: zip -r archive.zip dir)\n")
         return 12
     zname, inputs = rest[0], rest[1:]
-    if "." not in posixpath.basename(zname):
+    # 'zip - FILES' streams the archive to stdout; its messages go to stderr then
+    streaming = zname == "-"
+    # Info-ZIP seeks back to store what deflate made bigger, unless stdout is a pipe
+    pipe_out = streaming and not _is_regular(shell.stdout)
+    if "." not in posixpath.basename(zname) and not streaming:
         zname += ".zip"
-    out = Out(shell.stdout, shell.budget)
     err = Out(shell.stderr)
+    out = err if streaming else Out(shell.stdout, shell.budget)
     existing: dict[str, tuple] = {}
-    if _common.vexists(shell, zname):
+    if not streaming and _common.vexists(shell, zname):
         try:
             with _open_in(shell, zname) as f, zipfile.ZipFile(f) as zf:
                 for info in zf.infolist():
@@ -1165,7 +1385,7 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
                 import zlib
 
                 c = zlib.compressobj(level, zlib.DEFLATED, -15)
-                if len(c.compress(data) + c.flush()) < len(data):
+                if pipe_out or len(c.compress(data) + c.flush()) < len(data):
                     info.compress_type = zipfile.ZIP_DEFLATED
         verb = "updating" if name in existing else "adding"
         entries[name] = (info, data)
@@ -1179,10 +1399,18 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
             if info.compress_type == zipfile.ZIP_STORED or not data:
                 how = "stored 0%"
             else:
-                pct = round((1 - zi.compress_size / max(1, zi.file_size)) * 100)
+                # Info-ZIP's percent(): (saved * 100 + n / 2) / n in C's integer division
+                n = max(1, zi.file_size)
+                num = (zi.file_size - zi.compress_size) * 100 + n // 2
+                pct = num // n if num >= 0 else -(-num // n)
                 how = f"deflated {pct}%"
             await out.write(encode(f"  {verb}: {name} ({how})\n"))
     payload = buf.getvalue()
+    if streaming:
+        await err.flush()
+        shell.budget.count_written(len(payload))
+        await shell.stdout.write(payload)
+        return status
     try:
         if _common.vexists(shell, zname, follow=False):
             _common.vunlink(shell, zname)
@@ -1198,6 +1426,17 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
     await out.flush()
     await err.flush()
     return status
+
+
+def _is_regular(stream) -> bool:
+    fileno = getattr(stream, "fileno", None)
+    fd = fileno() if fileno is not None else None
+    if fd is None:
+        return False
+    try:
+        return _stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        return False
 
 
 def _looks_text(data: bytes) -> bool:

@@ -95,7 +95,7 @@ OPTIONS:
     -a, --text                   Search binary files as if they were text.
 """
 
-SHORT = "nNiSsFwxvclo0A:B:C:m:g:t:T:Le:f:r:uj:HIhVqa.M:d:"
+SHORT = "nNiSsFwxvclo0A:B:C:m:g:t:T:Le:f:r:uj:HIhVqa.M:d:UPzp"
 LONG = {
     "line-number": "n", "no-line-number": "N", "ignore-case": "i", "smart-case": "S",
     "case-sensitive": "s", "fixed-strings": "F", "word-regexp": "w", "line-regexp": "x",
@@ -112,6 +112,16 @@ LONG = {
     "no-messages": "no-messages", "unrestricted": "u", "max-depth=": "d", "maxdepth=": "d",
     "no-config": "no-config", "count-matches": "count-matches", "max-columns=": "M",
     "no-require-git": "no-require-git", "vimgrep": "vimgrep", "column": "column",
+    "multiline": "U", "no-multiline": "no-multiline", "multiline-dotall": "multiline-dotall",
+    "no-multiline-dotall": "no-multiline-dotall", "pcre2": "P", "no-pcre2": "no-pcre2",
+    "engine=": "engine", "type-add=": "type-add", "type-clear=": "type-clear",
+    "passthru": "passthru", "passthrough": "passthru", "trim": "trim", "no-trim": "no-trim",
+    "search-zip": "z", "no-search-zip": "no-search-zip", "stats": "stats", "no-stats": "no-stats",
+    "context-separator=": "context-separator", "no-context-separator": "no-context-separator",
+    "sortr=": "sortr", "pretty": "p", "max-columns-preview": "max-columns-preview",
+    "no-max-columns-preview": "no-max-columns-preview", "crlf": "crlf", "no-crlf": "no-crlf",
+    "line-buffered": "line-buffered", "block-buffered": "block-buffered",
+    "no-ignore-messages": "no-ignore-messages",
 }
 
 _POSIX = {
@@ -131,7 +141,19 @@ class RgError(Exception):
     pass
 
 
-def translate(pat: str) -> str:
+PCRE2_HINT = ("\n\nConsider enabling PCRE2 with the --pcre2 flag, which can handle "
+              "backreferences\nand look-around.")
+NEWLINE_ERROR = ("the literal '\"\\n\"' is not allowed in a regex\n\nConsider enabling multiline "
+                 "mode with the --multiline flag (or -U for short).\nWhen multiline mode is "
+                 "enabled, new line characters can be matched.")
+
+
+def _unsupported(pat: str, at: int, width: int, what: str) -> RgError:
+    return RgError(f"regex parse error:\n    {pat}\n    {' ' * at}{'^' * width}\nerror: {what}"
+                   + PCRE2_HINT)
+
+
+def translate(pat: str, dotall: bool = False, multiline: bool = True) -> str:
     """Rust regex syntax to Python's (the common subset plus POSIX classes)."""
     out = []
     i, n = 0, len(pat)
@@ -145,7 +167,9 @@ def translate(pat: str) -> str:
             elif d in "DWS" and not in_class:
                 out.append(f"[^\\{d.lower()}{_BAD}]")  # an invalid byte matches nothing
             elif d.isdigit() and d != "0" and not in_class:
-                raise RgError(f"regex parse error:\n    {pat}\nerror: backreferences are not supported")
+                raise _unsupported(pat, i, 2, "backreferences are not supported")
+            elif d == "n" and not multiline:
+                raise RgError(NEWLINE_ERROR)
             elif d in "pP":
                 raise RgError(f"regex parse error:\n    {pat}\nerror: Unicode property classes "
                               "are not supported by pysh's rg")
@@ -185,10 +209,11 @@ def translate(pat: str) -> str:
                 i += 1
             continue
         if c == "(" and pat.startswith(("(?=", "(?!", "(?<=", "(?<!"), i):
-            raise RgError(f"regex parse error:\n    {pat}\nerror: look-around, including "
-                          "look-ahead and look-behind, is not supported")
+            width = 4 if pat.startswith("(?<", i) else 3
+            raise _unsupported(pat, i, width, "look-around, including look-ahead and "
+                               "look-behind, is not supported")
         if c == ".":
-            out.append("[^\n" + _BAD + "]")
+            out.append("[^" + ("" if dotall else "\n") + _BAD + "]")
             i += 1
             continue
         if c == "(" and pat.startswith("(?P<", i):
@@ -255,10 +280,28 @@ def _expand_template(tmpl: str):
 error_types = (IndexError, re.error)
 
 
-def _types_table():
+def _types_table(added=()):
+    """ripgrep's file types, with --type-add NAME:GLOB[,GLOB] / NAME:include:TYPE[,TYPE] and
+    --type-clear NAME applied in order."""
     from pysh.ports._rgtypes import TYPES
 
-    return dict(TYPES)
+    table = {k: list(v) for k, v in TYPES}
+    for spec in added:
+        if spec.startswith("\0clear:"):
+            table.pop(spec[7:], None)
+            continue
+        name, sep, rest = spec.partition(":")
+        if not sep or not name or not rest:
+            raise RgError(f"error: invalid definition (format is type:glob, e.g., "
+                          f"html:*.html): {spec}")
+        if rest.startswith("include:"):
+            for other in rest[8:].split(","):
+                if other not in table:
+                    raise RgError(f"error: invalid definition: unrecognized file type: {other}")
+                table.setdefault(name, []).extend(table[other])
+        else:
+            table.setdefault(name, []).extend(g for g in rest.split(",") if g)
+    return {k: tuple(sorted(set(v))) for k, v in table.items()}
 
 
 class Options:
@@ -305,6 +348,13 @@ def _parse(argv: list[str]) -> Options:
     o.max_depth = None
     o.require_git = True
     o.column = o.vimgrep = False
+    o.multiline = o.dotall = o.pcre2 = o.passthru = o.trim = o.search_zip = o.stats = False
+    o.context_sep: str | None = "--"
+    o.sort: tuple[str, bool] | None = None
+    o.type_add: list[str] = []
+    o.max_columns = None
+    o.max_columns_preview = False
+    o.crlf = False
     for key, val in opts:
         if key == "n":
             o.line_number = True
@@ -420,7 +470,70 @@ def _parse(argv: list[str]) -> Options:
         elif key == "vimgrep":
             o.vimgrep = o.column = True
             o.line_number = True
-        # -j, --sort, --sort-files, --no-config, -M: accepted; output is always path-sorted
+        elif key == "U":
+            o.multiline = True
+        elif key == "no-multiline":
+            o.multiline = False
+        elif key == "multiline-dotall":
+            o.dotall = True
+        elif key == "no-multiline-dotall":
+            o.dotall = False
+        elif key == "P":
+            o.pcre2 = True
+        elif key == "no-pcre2":
+            o.pcre2 = False
+        elif key == "engine":
+            if val not in ("default", "pcre2", "auto"):
+                raise RgError(f"error: '{val}' isn't a valid value for '--engine <ENGINE>'\n"
+                              "\t[possible values: default, pcre2, auto]\n\n" + USAGE)
+            o.pcre2 = val == "pcre2"
+        elif key in ("type-add", "type-clear"):
+            o.type_add.append(val if key == "type-add" else "\0clear:" + val)
+        elif key == "passthru":
+            o.passthru = True
+        elif key == "trim":
+            o.trim = True
+        elif key == "no-trim":
+            o.trim = False
+        elif key == "z":
+            o.search_zip = True
+        elif key == "no-search-zip":
+            o.search_zip = False
+        elif key == "stats":
+            o.stats = True
+        elif key == "no-stats":
+            o.stats = False
+        elif key == "context-separator":
+            o.context_sep = _unescape_rg(val)
+        elif key == "no-context-separator":
+            o.context_sep = None
+        elif key in ("sort", "sortr"):
+            if val not in ("path", "modified", "accessed", "created", "none"):
+                raise RgError(f"error: '{val}' isn't a valid value for '--{key} <SORTBY>'\n"
+                              "\t[possible values: path, modified, accessed, created, none]\n\n"
+                              + USAGE)
+            o.sort = (val, key == "sortr")
+        elif key == "p":
+            # --pretty: headings and line numbers; no colour (pysh's rg writes none)
+            o.heading = True
+            o.line_number = True if o.line_number is None else o.line_number
+        elif key == "M":
+            try:
+                o.max_columns = int(val)
+            except ValueError:
+                raise RgError("error: Invalid value for '--max-columns <NUM>': invalid digit "
+                              "found in string") from None
+            if o.max_columns == 0:
+                o.max_columns = None
+        elif key == "max-columns-preview":
+            o.max_columns_preview = True
+        elif key == "no-max-columns-preview":
+            o.max_columns_preview = False
+        elif key == "crlf":
+            o.crlf = True
+        elif key == "no-crlf":
+            o.crlf = False
+        # -j, --sort-files, --no-config: accepted; output is path-sorted unless --sort says
     if o.unrestricted >= 1:
         o.no_ignore = True
     if o.unrestricted >= 2:
@@ -429,6 +542,13 @@ def _parse(argv: list[str]) -> Options:
         o.binary = True
     o.operands = operands
     return o
+
+
+def _unescape_rg(s: str) -> str:
+    """ripgrep's escapes in --context-separator: \\n \\t \\xHH \\\\."""
+    return re.sub(r"\\(x[0-9A-Fa-f]{2}|.)", lambda m: {"n": "\n", "t": "\t", "r": "\r",
+                  "0": "\0", "\\": "\\"}.get(m.group(1), chr(int(m.group(1)[1:], 16))
+                  if m.group(1).startswith("x") else "\\" + m.group(1)), s)
 
 
 def _long_of(key: str) -> str:
@@ -451,7 +571,11 @@ async def main(shell: Shell, argv: list[str]) -> int:
         return 0
     table = None
     if o.type_list:
-        table = _types_table()
+        try:
+            table = _types_table(o.type_add)
+        except RgError as e:
+            await shell.stderr.write(encode(str(e) + "\n"))
+            return 2
         text = "".join(f"{name}: {', '.join(globs)}\n" for name, globs in sorted(table.items()))
         await shell.stdout.write(encode(text))
         return 0
@@ -510,22 +634,37 @@ class Search:
             pats.extend(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"))
         return pats
 
-    def _compile(self, pats: list[str]) -> re.Pattern[str]:
+    def _compile(self, pats: list[str]):
         o = self.o
         parts = []
         for p in pats:
-            if "\n" in p and not o.fixed:
-                raise RgError("the literal '\"\\n\"' is not allowed in a regex")
-            parts.append(re.escape(p) if o.fixed else translate(p))
+            if "\n" in p and not o.fixed and not o.multiline:
+                raise RgError(NEWLINE_ERROR)
+            if o.fixed:
+                parts.append(re.escape(p))
+            elif o.pcre2:
+                parts.append(p.replace("\\z", "\\Z"))
+            else:
+                parts.append(translate(p, dotall=o.dotall, multiline=o.multiline))
         body = "|".join(f"(?:{p})" for p in parts) if len(parts) > 1 else (parts[0] if parts else "")
         if o.line:
             body = f"^(?:{body})$"
         elif o.word:
             body = rf"(?<!\w)(?:{body})(?!\w)"
-        flags = re.M
-        if o.case == "insensitive" or (o.case == "smart" and not any(
-                _has_upper(p) for p in pats)):
-            flags |= re.I
+        icase = o.case == "insensitive" or (o.case == "smart" and not any(
+            _has_upper(p) for p in pats))
+        if o.pcre2:
+            # PCRE2 syntax (look-around, back-references, possessive quantifiers) through the
+            # regex module, every call under the run's deadline
+            from pysh.shellkit.regex import RegexError, compile_perl
+
+            try:
+                rx = compile_perl(("(?s)" if o.dotall else "") + body, icase=icase,
+                                  multiline=True, budget=self.shell.budget)
+            except RegexError as e:
+                raise RgError(f"PCRE2: error compiling pattern: {e}") from None
+            return _Guarded(rx)
+        flags = re.M | (re.I if icase else 0)
         try:
             return re.compile(body, flags)
         except re.error as e:
@@ -546,8 +685,9 @@ class Search:
             pats = await self._patterns()
             self.regex = self._compile(pats) if pats else re.compile(r"(?!)")
             self.empty_patterns = not pats
-            # \A and \Z mean "start/end of the line" to ripgrep: keep those per line
-            self.anchored_text = any(t in self.regex.pattern for t in ("\\A", "\\Z"))
+            # \A and \Z mean "start/end of the line" to ripgrep: keep those per line; a PCRE2
+            # pattern (look-around) is matched line by line too
+            self.anchored_text = o.pcre2 or any(t in self.regex.pattern for t in ("\\A", "\\Z"))
         self.type_filter = self._type_filter()
         self.glob_spec = self._glob_spec()
         self.repl = _expand_template(o.replace) if o.replace is not None else None
@@ -573,6 +713,15 @@ class Search:
 
     async def _finish(self) -> int:
         o = self.o
+        if o.stats and not o.json:
+            st = self.stats
+            elapsed = time.monotonic() - self.start
+            text = (f"\n{st['matches']} matches\n{st['matched_lines']} matched lines\n"
+                    f"{st['searches_with_match']} files contained matches\n"
+                    f"{st['searches']} files searched\n{st['bytes_printed']} bytes printed\n"
+                    f"{st['bytes_searched']} bytes searched\n"
+                    f"{elapsed:.6f} seconds spent searching\n{elapsed:.6f} seconds\n")
+            await self.out.write(encode(text))
         if o.json and not o.files:
             elapsed = time.monotonic() - self.start
             summary = {"data": {"elapsed_total": _elapsed(elapsed), "stats": {
@@ -598,7 +747,7 @@ class Search:
         o = self.o
         if not o.types and not o.types_not:
             return None
-        table = _types_table()
+        table = _types_table(o.type_add)
 
         def compile_type(name: str):
             if name == "all":
@@ -774,7 +923,19 @@ class Search:
                 break
         self._walk_errors = [(e, self._shown_of(e.vpath, walk_top, top_shown, implicit))
                              for e in errors]
-        results.sort(key=lambda r: r[0])
+        if o.sort is not None and o.sort[0] in ("modified", "accessed", "created"):
+            attr = {"modified": "st_mtime", "accessed": "st_atime", "created": "st_ctime"}[
+                o.sort[0]]
+
+            def when(r):
+                try:
+                    return getattr(_common.vstat(shell, top_v.rstrip("/") + "/" + "/".join(
+                        decode(c) for c in r[0])), attr)
+                except OSError:
+                    return 0.0
+            results.sort(key=lambda r: (when(r), r[0]), reverse=o.sort[1])
+        else:
+            results.sort(key=lambda r: r[0], reverse=o.sort is not None and o.sort[1])
         return results
 
     def _walk_file(self, e, vpath: str, shown: str, rel: str) -> tuple:
@@ -818,7 +979,8 @@ class Search:
     def _emit(self, data: bytes) -> None:
         if self.o.quiet:
             return
-        self.stats["bytes_printed"] += len(data)
+        if not self.o.count:  # ripgrep's --stats counts the bytes of printed lines only
+            self.stats["bytes_printed"] += len(data)
         self.sink += data
 
     def _begin_file(self) -> None:
@@ -851,6 +1013,11 @@ class Search:
 
     def _search_data(self, data: bytes, shown: str, explicit: bool) -> None:
         o = self.o
+        if o.search_zip:
+            plain = _decompress(data)
+            if plain is not None:
+                self.shell.budget.check_string(len(plain))
+                data = plain
         self.stats["searches"] += 1
         self.stats["bytes_searched"] += len(data)
         nul = -1 if o.text else data.find(b"\0")
@@ -881,7 +1048,10 @@ class Search:
             return
         # Fast rejection: a file with no match anywhere has no matching line.
         if not o.invert and not o.files_without and not self.empty_patterns \
-                and rx.search(text) is None:
+                and not o.passthru and not o.pcre2 and rx.search(text) is None:
+            return
+        if o.multiline:
+            self._search_multiline(text, shown)
             return
         matches = None
         if text and not o.invert and not o.files_without and not self.empty_patterns \
@@ -894,6 +1064,45 @@ class Search:
         else:
             ends_nl = False
         self._search_lines(lines, shown, ends_nl, matches)
+
+    def _search_multiline(self, text: str, shown: str) -> None:
+        """-U: matches run over line ends; every line a match touches is a matching line,
+        and a block of lines one match (or several overlapping) covers counts once."""
+        lines = text.split("\n")
+        ends_nl = bool(lines) and lines[-1] == ""
+        if ends_nl:
+            lines.pop()
+        starts = _line_starts(text)
+        import bisect
+
+        spans = []  # (first line, last line, start, end)
+        if not self.empty_patterns and text:
+            budget = self.shell.budget
+            for k, m in enumerate(self.regex.finditer(text)):
+                if k & 1023 == 0:
+                    budget.check()
+                st, en = m.start(), m.end()
+                if st >= len(text) and ends_nl and st > 0:
+                    break
+                a = bisect.bisect_right(starts, st) - 1
+                b = bisect.bisect_right(starts, max(st, en - 1)) - 1
+                spans.append((a, min(b, max(len(lines) - 1, 0)), st, en))
+                if self.o.max_count is not None and len({x[0] for x in spans}) > self.o.max_count:
+                    spans.pop()
+                    break
+        matched: set[int] = set()
+        blocks = 0
+        last = -1
+        for a, b, _, _ in spans:
+            if a > last:
+                blocks += 1
+            last = max(last, b)
+            matched.update(range(a, b + 1))
+        self.ml = (spans, blocks, starts, text)
+        self._search_lines(lines, shown, ends_nl, sorted(matched))
+        self.ml = None
+
+    ml = None
 
     def _matching_lines(self, text: str) -> list[int] | None:
         """Indices of the lines with a match, from one pass over the whole text.
@@ -946,25 +1155,34 @@ class Search:
                     matches.append(i)
                     if o.max_count is not None and len(matches) >= o.max_count:
                         break
+        elif o.invert:  # -v -U: the lines no match touches
+            hit = set(matches)
+            matches = [i for i in range(len(lines)) if i not in hit]
         if o.files_without:
             if not matches:
                 self.matched_any = True
                 self._emit(encode(shown) + (b"\0" if o.null else b"\n"))
             return
-        if not matches:
+        if not matches and not o.passthru:
             return
-        self.matched_any = True
-        self.stats["searches_with_match"] += 1
+        ml = self.ml
+        if matches:
+            self.matched_any = True
+            self.stats["searches_with_match"] += 1
         self.stats["matched_lines"] += len(matches)
+        if not o.invert:
+            self.stats["matches"] += len(ml[0]) if ml else sum(
+                sum(1 for _ in rx.finditer(lines[i])) for i in matches)
         if o.quiet:
             return
         if o.files_with:
             self._emit(encode(shown) + (b"\0" if o.null else b"\n"))
             return
         if o.count:
-            n = len(matches)
+            n = len(matches) if not ml or o.invert else ml[1]
             if o.count_matches and not o.invert:
-                n = sum(len([m for m in rx.finditer(lines[i])]) for i in matches)
+                n = len(ml[0]) if ml else sum(len([m for m in rx.finditer(lines[i])])
+                                              for i in matches)
             line = (encode(shown) + (b"\0" if o.null else b":") if self.with_filename else b"")
             self._emit(line + str(n).encode() + b"\n")
             return
@@ -978,15 +1196,29 @@ class Search:
         ctx = o.before or o.after
         match_set = set(matches)
         buf = bytearray()
-        todo = self._print_order(lines, matches)
+        todo = range(len(lines)) if o.passthru else self._print_order(lines, matches)
         prev = None
+        csep = None if o.context_sep is None else encode(o.context_sep) + b"\n"
+        spans_at: dict[int, list] = {}
+        if ml and o.only and not o.invert:
+            for a, _b, st, en in ml[0]:
+                spans_at.setdefault(a, []).append((st, en))
         for j in todo:
-            if prev is not None and j != prev + 1 and ctx:
-                buf += b"--\n"
+            if prev is not None and j != prev + 1 and ctx and csep is not None:
+                buf += csep
             prev = j
             line = lines[j]
             is_match = j in match_set
             sep = ":" if is_match else "-"
+            if ml and is_match and o.only and not o.invert:
+                # the match's text, line by line, each with its own line number
+                for st, en in spans_at.get(j, ()):
+                    k = j
+                    for piece in ml[3][st:en].rstrip("\n").split("\n"):
+                        buf += self._prefix(shown, k + 1 if show_num else None, sep) \
+                            + encode(self._trimmed(piece)) + b"\n"
+                        k += 1
+                continue
             if is_match and o.only and not o.invert:
                 for mo in rx.finditer(line):
                     if mo.start() == mo.end() and not line:
@@ -994,10 +1226,17 @@ class Search:
                     piece = self.repl(mo) if self.repl else mo.group(0)
                     col = f"{mo.start() + 1}:" if o.column else ""
                     buf += self._prefix(shown, j + 1 if show_num else None, sep) \
-                        + col.encode() + encode(piece) + b"\n"
+                        + col.encode() + encode(self._trimmed(piece)) + b"\n"
                 continue
             if is_match and self.repl is not None and not o.invert:
                 line = rx.sub(self.repl, line)
+            line = self._trimmed(line)
+            if o.max_columns is not None and len(encode(line)) > o.max_columns:
+                if o.max_columns_preview:
+                    line = line[:o.max_columns] + " [... omitted end of long line]"
+                else:
+                    line = "[Omitted long matching line]" if is_match else \
+                        "[Omitted long context line]"
             col = ""
             if o.column and is_match:
                 mo = rx.search(lines[j]) if not o.invert else None
@@ -1008,6 +1247,9 @@ class Search:
                 self._emit(bytes(buf))
                 buf.clear()
         self._emit(bytes(buf))
+
+    def _trimmed(self, text: str) -> str:
+        return text.lstrip(" \t\x0b\x0c\r") if self.o.trim else text
 
     def _print_order(self, lines: list[str], matches: list[int]) -> list[int]:
         """The line indices to print: the matches and their context, in order."""
@@ -1045,9 +1287,43 @@ class Search:
             off += len(encode(line)) + 1
         nmatch = 0
         match_set = set(matches)
-        for i in self._print_order(lines, matches):
+        ml = self.ml
+        block_of: dict[int, tuple] = {}
+        if ml and not o.invert:
+            # -U: one event per block of lines the matches cover, offsets within the block
+            # (matches on touching lines share an event)
+            cur = None
+            for a, b, st, en in ml[0]:
+                if cur is not None and a <= block_of[cur][1] + 1:
+                    ka, kb, spans = block_of[cur]
+                    block_of[cur] = (ka, max(kb, b), spans + [(st, en)])
+                else:
+                    cur = a
+                    block_of[a] = (a, b, [(st, en)])
+        todo = range(len(lines)) if o.passthru else self._print_order(lines, matches)
+        skip_to = -1
+        for i in todo:
+            if i <= skip_to:
+                continue
             line = lines[i]
             subs = []
+            if i in block_of:
+                a, b, spans = block_of[i]
+                skip_to = b
+                text = "\n".join(lines[a:b + 1]) + "\n"
+                base = ml[2][a]
+                for st, en in spans:
+                    s0 = len(encode(ml[3][base:st]))
+                    piece = ml[3][st:en]
+                    subs.append({"match": {"text": piece}, "start": s0,
+                                 "end": s0 + len(encode(piece))})
+                nmatch += len(subs)
+                ev = {"type": "match", "data": {"path": path, "lines": {"text": text},
+                                                "line_number": a + 1,
+                                                "absolute_offset": offsets[a],
+                                                "submatches": subs}}
+                chunk.append(json.dumps(ev, separators=(",", ":"), ensure_ascii=False))
+                continue
             if i not in match_set:
                 ev = {"type": "context", "data": {"path": path, "lines": {"text": line + "\n"},
                                                   "line_number": i + 1,
@@ -1065,7 +1341,6 @@ class Search:
                                             "line_number": i + 1, "absolute_offset": offsets[i],
                                             "submatches": subs}}
             chunk.append(json.dumps(ev, separators=(",", ":"), ensure_ascii=False))
-        self.stats["matches"] += nmatch
         body = "".join(c + "\n" for c in chunk)
         printed = len(encode(body))
         elapsed = time.monotonic() - t0
@@ -1149,3 +1424,48 @@ def _has_upper(p: str) -> bool:
             return True
         i += 1
     return False
+
+
+class _Guarded:
+    """A -P pattern (shellkit's deadline-guarded Regex) with the re.Pattern calls rg makes."""
+
+    def __init__(self, rx):
+        self.rx = rx
+        self.pattern = rx.python
+
+    def search(self, s, pos=0):
+        return self.rx.search(s, pos)
+
+    def finditer(self, s, pos=0):
+        return self.rx.finditer(s, pos)
+
+    def sub(self, repl, s, count=0):
+        return self.rx.sub(repl, s, count)
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    find = text.find
+    i = find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts
+
+
+def _decompress(data: bytes) -> bytes | None:
+    """-z: the content of a gzip, bzip2 or xz file (None: not one of those)."""
+    import bz2
+    import gzip
+    import lzma
+
+    try:
+        if data[:2] == b"\x1f\x8b":
+            return gzip.decompress(data)
+        if data[:3] == b"BZh":
+            return bz2.decompress(data)
+        if data[:6] == b"\xfd7zXZ\0":
+            return lzma.decompress(data)
+    except (OSError, EOFError, lzma.LZMAError, ValueError):
+        return None
+    return None

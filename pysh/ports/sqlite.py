@@ -165,6 +165,7 @@ class State:
         self.shell = shell
         self.mode = "list"
         self.headers = False
+        self.headers_set = False  # .headers or -[no]header given: .mode column keeps it
         self.colsep = "|"
         self.rowsep = "\n"
         self.nullvalue = ""
@@ -684,6 +685,7 @@ async def _dot_command(st: State, line: str) -> bool:
         raise Quit(code)
     if name in ("headers", "header") and len(args) == 2:
         st.headers = on_off(args[1])
+        st.headers_set = True
         return True
     if name == "mode":
         if len(args) == 1:
@@ -801,7 +803,8 @@ def _set_mode(st: State, m: str) -> None:
             st.colsep = "|"
         st.rowsep = "\n"
     elif m in ("column", "box", "table", "markdown", "qbox"):
-        st.headers = True
+        if not st.headers_set:
+            st.headers = True
         st.rowsep = "\n"
     elif m in ("quote", "json", "line", "insert", "html", "tcl"):
         st.rowsep = "\n"
@@ -818,25 +821,25 @@ def _escape(s: str) -> str:
 
 async def _introspect(st: State, conn: sqlite3.Connection, name: str, args: list[str]) -> bool:
     pattern = args[0] if args else None
-    if name in ("tables", "table"):
-        q = ("SELECT name FROM sqlite_schema WHERE type IN ('table','view') AND name NOT LIKE "
-             "'sqlite_%'" + (" AND name LIKE ?" if pattern else "") + " ORDER BY 1")
-        names = [r[0] for r in conn.execute(q, (pattern,) if pattern else ())]
+    if name in ("tables", "table", "indexes", "indices"):
+        # sqlite 3.40's shell: one query over every attached schema (names outside main are
+        # prefixed), then columns 80 bytes wide, every cell padded to the longest name
+        where = ("type IN ('table','view') AND name NOT LIKE 'sqlite_%' AND name LIKE ?1"
+                 if name.startswith("t") else "type='index' AND tbl_name LIKE ?1")
+        parts = []
+        for _, db, *_ in conn.execute("PRAGMA database_list"):
+            shown = "name" if db.lower() == "main" else "'" + db.replace("'", "''") + "'||'.'||name"
+            parts.append(f"SELECT {shown} FROM {_ident(db)}.sqlite_schema WHERE {where}")
+        q = " UNION ALL ".join(parts) + " ORDER BY 1"
+        names = [encode(r[0] or "") for r in conn.execute(q, (pattern or "%",))]
         if names:
             w = max(len(n) for n in names)
-            ncol = max(1, 80 // (w + 2))
-            nrow = (len(names) + ncol - 1) // ncol
+            nrow = (len(names) + max(1, 80 // (w + 2)) - 1) // max(1, 80 // (w + 2))
             lines = []
             for r in range(nrow):
-                cells = [names[c * nrow + r] for c in range(ncol) if c * nrow + r < len(names)]
-                lines.append("  ".join(f"{c:<{w}}" for c in cells).rstrip() + "\n")
-            await st.write("".join(lines))
-        return True
-    if name in ("indexes", "indices"):
-        q = ("SELECT name FROM sqlite_schema WHERE type='index'"
-             + (" AND tbl_name LIKE ?" if pattern else "") + " ORDER BY 1")
-        rows = [r[0] for r in conn.execute(q, (pattern,) if pattern else ())]
-        await st.write("".join(r + "\n" for r in rows))
+                cells = [n + b" " * (w - len(n)) for n in names[r::nrow]]
+                lines.append(b"  ".join(cells) + b"\n")
+            await st.write(decode(b"".join(lines)))
         return True
     if name == "schema":
         q = ("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'"
@@ -1020,15 +1023,18 @@ async def main(shell: Shell, argv: list[str]) -> int:
             continue
         opt = a.lstrip("-").lower()
         if opt in MODES or opt in ("tabs",):
+            # the flag sets the mode only (sqlite 3.40's shell): -column leaves the header
+            # setting alone, whichever order -header comes in
+            keep = st.headers, st.headers_set
+            st.headers_set = True
             _set_mode(st, opt)
+            st.headers, st.headers_set = keep
             if opt == "csv":
                 st.rowsep = "\n"  # the -csv flag keeps '\n'; '.mode csv' uses '\r\n'
-            if opt in ("column", "box", "table", "markdown", "qbox"):
-                st.headers = opt != "column"
         elif opt == "header" or opt == "headers":
-            st.headers = True
+            st.headers = st.headers_set = True
         elif opt == "noheader" or opt == "noheaders":
-            st.headers = False
+            st.headers, st.headers_set = False, True
         elif opt in ("separator", "newline", "nullvalue", "cmd", "init", "vfs", "mmap",
                      "pagecache", "lookaside", "heap", "maxsize", "deserialize"):
             if i >= len(args):

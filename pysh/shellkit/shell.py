@@ -8,16 +8,19 @@ host file system directly.
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from pysh.shellkit.confine import HOST, STREAM, Confinement, WalkDir
 from pysh.shellkit.errors import FileSystemError
+from pysh.shellkit.filesystem import FileSystem
 from pysh.shellkit.limits import Budget
 from pysh.shellkit.streams import (
     FileInput,
     FileOutput,
     InputStream,
+    MaterialInput,
     NullInput,
     NullOutput,
     OutputStream,
@@ -28,7 +31,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from pysh.shellkit.commands import CommandRegistry
-    from pysh.shellkit.filesystem import FileSystem
 
 
 class Executor(Protocol):
@@ -142,7 +144,38 @@ class Shell:
         fs = self._fs
         if fs is None or fs.cwd != self.cwd or fs.budget is not self.budget:
             fs = self._fs = self._fs_root.at(self.cwd).with_budget(self.budget)
+            if any(isinstance(s, MaterialInput) for s in self.fds.values()):
+                fs = self._fs = StreamFileSystem(fs, self)
         return fs
+
+    # -- pipes named as files ---------------------------------------------------
+    async def materialize(self, words) -> None:
+        """Read to its end every pipe that ``words`` name as a file (/dev/fd/N of a process
+        substitution, /dev/stdin), so that both doors can open it like a file. Bounded by
+        the string limit."""
+        for w in words:
+            i = w.find("/dev/")
+            if i < 0 or (i and w[i - 1] not in "= "):  # FILE, --opt=FILE, ".read FILE"
+                continue
+            node = self._stream_node(w[i:])
+            s = self.fds.get(node) if node is not None else None
+            if not isinstance(s, InputStream) or isinstance(s, MaterialInput):
+                continue
+            cap = self.budget.limits.max_string_length
+            buf = bytearray()
+            async for chunk in s.chunks():
+                buf += chunk
+                self.budget.check()
+                if cap is not None and len(buf) > cap:
+                    self.budget.check_string(len(buf))
+            self.fds[node] = MaterialInput(bytes(buf))
+            self._fs = None
+
+    def stream_data(self, path: str) -> bytes | None:
+        """The content of a materialized pipe ``path`` names, else None."""
+        node = self._stream_node(path)
+        s = self.fds.get(node) if node is not None else None
+        return s.data if isinstance(s, MaterialInput) else None
 
     def abspath(self, path: str) -> str:
         return self.fs.abspath(path)
@@ -171,6 +204,8 @@ class Shell:
                                        perm=0o666 & ~self.umask))
 
     def _stream_node(self, path: str) -> int | None:
+        if not path:
+            return None
         if not path.startswith("/dev/") and not (self.cwd.startswith("/dev") and "/" not in path):
             return None
         try:
@@ -251,3 +286,74 @@ class Shell:
         if cwd is not None:
             changes["cwd"] = cwd
         return self.child(**changes)
+
+
+class StreamFileSystem(FileSystem):
+    """The FileSystem door of a shell holding materialized pipes: /dev/fd/N and /dev/stdin
+    open as read-only files with the pipe's content; everything else is the inner door's."""
+
+    def __init__(self, inner: FileSystem, shell: Shell):
+        self._inner = inner
+        self._shell = shell
+        self.cwd = inner.cwd
+        self.budget = inner.budget
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def at(self, cwd: str) -> FileSystem:
+        return StreamFileSystem(self._inner.at(cwd), self._shell)
+
+    def with_budget(self, budget) -> FileSystem:
+        return StreamFileSystem(self._inner.with_budget(budget), self._shell)
+
+    def abspath(self, path: str) -> str:
+        return self._inner.abspath(path)
+
+    def _data(self, path: str) -> bytes | None:
+        return self._shell.stream_data(path) if "/dev/" in path else None
+
+    def open(self, path: str, mode: str = "rb", *, perm: int = 0o666):
+        data = self._data(path)
+        if data is None:
+            return self._inner.open(path, mode, perm=perm)
+        if mode not in ("rb", "br"):
+            raise FileSystemError(errno.EBADF, path)
+        import io
+
+        return io.BytesIO(data)
+
+    def stat(self, path: str) -> os.stat_result:
+        data = self._data(path)
+        if data is None:
+            return self._inner.stat(path)
+        return _pipe_stat(len(data))
+
+    def lstat(self, path: str) -> os.stat_result:
+        data = self._data(path)
+        return self._inner.lstat(path) if data is None else _pipe_stat(len(data))
+
+    def access(self, path: str, mode: int) -> bool:
+        if self._data(path) is not None:
+            return not mode & (os.W_OK | os.X_OK)
+        return self._inner.access(path, mode)
+
+
+
+def _delegate(name: str):
+    def method(self, *args, **kwargs):
+        return getattr(self._inner, name)(*args, **kwargs)
+    method.__name__ = name
+    return method
+
+
+# every other operation of the door is the inner door's
+for _name in FileSystem.__abstractmethods__ - set(vars(StreamFileSystem)):
+    setattr(StreamFileSystem, _name, _delegate(_name))
+StreamFileSystem.__abstractmethods__ = frozenset()
+
+
+def _pipe_stat(size: int) -> os.stat_result:
+    import stat as _st
+
+    return os.stat_result((_st.S_IFIFO | 0o600, 0, 0, 1, 1000, 1000, size, 0, 0, 0))

@@ -241,6 +241,19 @@ class NullInput(BytesInput):
     pass
 
 
+class MaterialInput(BytesInput):
+    """A pipe named as a file (``<(cmd)``, /dev/fd/N, /dev/stdin) read to its end before the
+    command runs, so that every way of opening a file can open it: each open (each
+    ``dup``) reads it from the start, as a file would be."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.data = data
+
+    def dup(self) -> InputStream:
+        return MaterialInput(self.data)
+
+
 class FdInput(InputStream):
     """Reads a host fd. Pipes and terminals are read in a worker thread so the loop keeps running."""
 

@@ -18,16 +18,19 @@ def _load():
 def test_generated_sections_render_from_the_registry_and_limits():
     mod = _load()
     text = mod.render("<!-- commands:begin -->\nSTALE-LIST\n<!-- commands:end -->\n"
-                      "<!-- limits:begin -->\n<!-- limits:end -->\n")
+                      "<!-- limits:begin -->\n<!-- limits:end -->\n"
+                      "<!-- hints:begin -->\n<!-- hints:end -->\n")
     assert "STALE-LIST" not in text
     assert "`cat`" in text and "`cd`" in text and "`awk`" in text
     assert "| `timeout` | unlimited | 30 s |" in text
     assert "| `max_output_bytes` | 64 MiB | 1 MiB |" in text
+    assert "| `curl`, `wget`" in text and "no network in this sandbox" in text
 
 
 def test_readme_has_the_markers_and_the_faces_sections():
     readme = (ROOT / "README.md").read_text()
-    for marker in ("commands:begin", "commands:end", "limits:begin", "limits:end"):
+    for marker in ("commands:begin", "commands:end", "limits:begin", "limits:end",
+                   "hints:begin", "hints:end"):
         assert f"<!-- {marker} -->" in readme
     for section in ("## Set-up", "## The sandbox model", "### The REPL", "### The Python API",
                     "### MCP", '"mcpServers"'):

@@ -5,6 +5,8 @@ list of dicts:
 
     name     unique within the group
     argv     the command line, run by pysh as a registered command
+    script   instead of argv: a shell script (``bash -c`` when recording, pysh's interpreter
+             when testing) for pipelines and redirections around the command under test
     stdin    str or bytes (default empty)
     files    workspace contents (see tests.harness.populate)
     env      extra environment variables
@@ -14,6 +16,8 @@ list of dicts:
     cwd      a workspace subdirectory to run ``argv`` in (relative)
     subst    [(regex, replacement)] applied to the real tool's output when recording
              (e.g. the owner name: the sandbox reports a synthetic user)
+    fixture  a tree unpacked into the workspace first (tests/golden/fixtures/NAME.tar.gz,
+             built with the real tool by tests/golden/fixtures/build.py)
 
 ``python -m tests.golden.record [GROUP...]`` runs every case with the real
 tool in a host temp dir holding the same files (cwd there, its path folded to

@@ -25,10 +25,17 @@ from tests.harness import populate
 
 
 def record_case(case: dict) -> dict:
-    with tempfile.TemporaryDirectory(prefix="golden-") as d:
+    with tempfile.TemporaryDirectory(prefix="golden-") as d, \
+            tempfile.TemporaryDirectory(prefix="golden-home-") as h:
         real = os.path.realpath(d)
+        home = os.path.realpath(h)
+        if case.get("fixture"):  # a repository tree built by tests/golden/fixtures/build.py
+            from tests.golden.fixtures.build import unpack
+
+            unpack(case["fixture"], real)
         populate(real, case.get("files", {}))
-        env = dict(ORACLE_ENV, HOME=real, PWD=real)
+        # the sandbox's home is its own /home/user, not the workspace
+        env = dict(ORACLE_ENV, HOME=home, PWD=real)
         env.update(case.get("env", {}))
         for step in case.get("setup", []):
             if isinstance(step, dict):  # a file the harness writes itself
@@ -38,14 +45,16 @@ def record_case(case: dict) -> dict:
                     f.write(to_bytes(step.get("content")))
                 continue
             subprocess.run(step, cwd=real, env=env, capture_output=True, timeout=60)
-        argv = case.get("oracle", case["argv"])
+        argv = case.get("oracle") or (["bash", "-c", case["script"]] if "script" in case
+                                      else case["argv"])
         cwd = os.path.join(real, case["cwd"]) if case.get("cwd") else real
         p = subprocess.run(argv, cwd=cwd, env=env, input=to_bytes(case.get("stdin")),
                            capture_output=True, timeout=60)
     out, err = p.stdout, p.stderr
-    for host in (real.encode(), d.encode()):
-        out = out.replace(host, b"/batch")
-        err = err.replace(host, b"/batch")
+    for host, virtual in ((home.encode(), b"/home/user"), (h.encode(), b"/home/user"),
+                          (real.encode(), b"/batch"), (d.encode(), b"/batch")):
+        out = out.replace(host, virtual)
+        err = err.replace(host, virtual)
     for pattern, repl in case.get("subst", []):
         out = re.sub(to_bytes(pattern), to_bytes(repl), out)
         err = re.sub(to_bytes(pattern), to_bytes(repl), err)

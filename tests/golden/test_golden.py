@@ -18,7 +18,20 @@ def _params():
 @pytest.mark.parametrize("case,expected", list(_params()))
 def test_golden(case, expected):
     assert expected is not None, "no recording: run python -m tests.golden.record"
+    if "script" in case:
+        from tests.interp.runner import run_script
+
+        assert not case.get("setup") and not case.get("env") and not case.get("cwd")
+        r = run_script(case["script"], stdin=to_bytes(case.get("stdin")),
+                       files=case.get("files", {}))
+        assert (r.stdout, r.stderr, r.status) == (
+            decode_blob(expected["stdout"]), decode_blob(expected["stderr"]), expected["status"])
+        return
     with sandbox(case.get("files", {})) as ex:
+        if case.get("fixture"):  # unpacked under the files, as when recording
+            from tests.golden.fixtures.build import unpack
+
+            unpack(case["fixture"], ex.workspace_dir)
         for step in case.get("setup", []):
             if isinstance(step, dict):  # a file the harness writes itself
                 path = "/batch/" + step["write"]

@@ -360,4 +360,18 @@ bash -O dotglob -c 'shopt dotglob'; bash -c 'echo $-' | grep -c i; bash -i -c 'e
 bash -i -c 'set -u; echo before; echo $x; echo after
 echo line2' 2>/dev/null
 """),
+    case("select-break-continue", r"""select x in a b; do echo "got $x"; [ "$x" = b ] && break; continue; echo no; done; echo "after $?"
+for i in 1 2; do select y in p q; do echo "in $i $y"; break 2; done; done; echo end
+select z in only; do echo "z=$z REPLY=$REPLY"; done; echo "eof $?"
+""", stdin="1\n\n2\n3\n5\n"),
+    case("regex-match-newlines", r"""x=$'a\nb'; [[ $x =~ a.b ]] && echo dot; [[ $x =~ a[^x]b ]] && echo negated
+[[ $x =~ ^b ]] && echo caret; [[ $x =~ a$ ]] && echo dollar; [[ $x =~ a[[:space:]]b ]] && echo space
+[[ $x =~ ^a.b$ ]] && echo whole; y=$'l1\nl2'; [[ $y =~ (l.)$ ]] && echo "last=${BASH_REMATCH[1]}"
+c=$'a\r'; [[ $c =~ a$ ]] || echo "cr stays"; [[ $c =~ a.$ ]] && echo "cr is a char"
+expr "$x" : 'a.b'; expr "$(printf 'ab\ncd')" : '\(.*\)'
+"""),
+    case("proc-subst-file-tests", r"""[ -p <(true) ] && echo p; [[ -p <(true) ]] && echo p2
+echo x | { [ -p /dev/fd/0 ] && echo "stdin pipe"; }; [ -p >(cat) ] && echo wp; [ -f <(true) ] || echo "not regular"
+[ -e <(true) ] && echo exists; [ -r <(true) ] && echo readable
+"""),
 ]

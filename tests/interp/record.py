@@ -28,21 +28,24 @@ def record_case(case: dict) -> dict:
     with tempfile.TemporaryDirectory(prefix="interp-golden-") as d:
         real = os.path.realpath(d)
         ws = os.path.join(real, "ws")
+        home = os.path.join(real, "home")  # the sandbox's own /home/user
         os.mkdir(ws)
+        os.mkdir(home)
         populate(ws, case.get("files", {}))
         script = os.path.join(real, "script.sh")
         with open(script, "wb") as f:
             f.write(to_bytes(case["script"]))
-        env = dict(ORACLE_ENV, HOME=ws, PWD=ws, TMPDIR="/tmp")
+        env = dict(ORACLE_ENV, HOME=home, PWD=ws, TMPDIR="/tmp")
         p = subprocess.run(["bash", script, *case.get("args", [])], cwd=ws, env=env,
                            input=to_bytes(case.get("stdin")), capture_output=True, timeout=60)
     out, err = p.stdout, p.stderr
     err = err.replace(script.encode() + b": ", b"pysh: ")
     out = out.replace(script.encode(), b"pysh")  # $0, BASH_SOURCE: the script's name
     err = err.replace(script.encode(), b"pysh")
-    for host in (ws.encode(), real.encode()):
-        out = out.replace(host, b"/batch")
-        err = err.replace(host, b"/batch")
+    for host, virtual in ((ws.encode(), b"/batch"), (home.encode(), b"/home/user"),
+                          (real.encode(), b"/batch")):
+        out = out.replace(host, virtual)
+        err = err.replace(host, virtual)
     return {"stdout": encode_blob(out), "stderr": encode_blob(err), "status": p.returncode}
 
 

@@ -43,9 +43,12 @@ def test_two_instances_have_their_own_tmp(tree, private_temp_root):
             assert stat.S_IMODE(os.stat(ex.temp_dir).st_mode) == 0o700
             assert os.listdir(ex.temp_dir) == ["x"]
         assert str(a.shell.resolve("/tmp/x")).startswith(os.path.realpath(a.temp_dir) + "/")
-        # the system temp root got nothing but the two instance dirs
+        # the system temp root got nothing but the two instances' /tmp and home dirs
         new = set(os.listdir(tempfile.gettempdir())) - before
-        assert new == {os.path.basename(a.temp_dir), os.path.basename(b.temp_dir)}
+        assert new == {os.path.basename(d) for d in (a.temp_dir, b.temp_dir, a.ephemeral_home,
+                                                      b.ephemeral_home)}
+        assert a.ephemeral_home != b.ephemeral_home
+        assert a.shell.fs.read_bytes("/tmp/x") != b.shell.fs.read_bytes("/tmp/x")
     assert set(os.listdir(tempfile.gettempdir())) - before == set()
 
 
@@ -80,7 +83,7 @@ def test_host_spellings_of_mounted_dirs_do_not_exist(instance, tree):
     real_ws = os.path.realpath(tree.ws)
     for path in (tree.ws, real_ws, tree.ws + "/file.txt", instance.temp_dir, tree.base,
                  tree.outside + "/secret.txt", "/etc/passwd", "/proc/self/root/etc/passwd",
-                 "/root", "/home"):
+                 "/root", "/home/other", instance.ephemeral_home):
         with pytest.raises(FileSystemError) as ea:
             shell.fs.stat(path)
         assert ea.value.errno == errno.ENOENT, path

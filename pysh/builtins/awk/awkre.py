@@ -23,10 +23,10 @@ class RegexError(Exception):
     pass
 
 
-def _compile(source: str, longest: bool, budget):
+def _compile(source: str, longest: bool, budget, icase: bool = False):
     try:
         return compile_posix(source, extended=True, dialect="awk", dot_newline=True,
-                             longest=longest, budget=budget)
+                             longest=longest, budget=budget, icase=icase)
     except _LayerError as e:
         raise RegexError(str(e)) from None
 
@@ -37,7 +37,7 @@ def _fast(rx):
     if rx.risky or rx.posix or rx.bytes_mode or "[:" in text or "\\p{" in text or "(?" in text:
         return None
     try:
-        return re.compile(text)
+        return re.compile(text, re.I if rx.raw.flags & re.I else 0)  # the same bit in regex
     except (re.error, OverflowError, RecursionError):
         return None
 
@@ -52,11 +52,11 @@ class AwkRegex:
 
     __slots__ = ("source", "search", "extent", "_rx", "fast_sub", "fast_lim")
 
-    def __init__(self, source: str, budget=None):
+    def __init__(self, source: str, budget=None, icase: bool = False):
         self.source = source
-        rx = self._rx = _compile(source, False, budget)
+        rx = self._rx = _compile(source, False, budget, icase)
         self.search = _searcher(rx)
-        longest = _compile(source, True, budget)
+        longest = _compile(source, True, budget, icase)
         self.fast_sub = None
         self.fast_lim = -1
         if longest.posix:

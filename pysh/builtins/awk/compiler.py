@@ -15,19 +15,31 @@ from pysh.builtins.awk import nodes as N
 from pysh.builtins.awk.awkre import RegexError, check
 from pysh.builtins.awk.errors import AwkSyntaxError
 from pysh.builtins.awk.format import _plan as _fmt_plan
+from pysh.builtins.awk.parser import ARRAY_ARGS
 
 NUM, STR, ANY = "num", "str", "any"
 
 NUM_SPECIALS = {"NR", "FNR", "RSTART", "RLENGTH"}
 STR_SPECIALS = {"FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "FILENAME"}
-SPECIAL_ARRAYS = {"ENVIRON", "ARGV"}
+SPECIAL_ARRAYS = {"ENVIRON", "ARGV", "PROCINFO"}
+# gawk's special variables pysh's awk does not implement: a program naming one is refused
+UNSUPPORTED_GAWK = {"FPAT", "FIELDWIDTHS", "RT", "ARGIND", "BINMODE", "LINT", "PREC",
+                    "ROUNDMODE", "SYMTAB", "FUNCTAB", "TEXTDOMAIN"}
+# gawk's special variables it does: globals the record loop must not keep in a local
+GAWK_SCALARS = {"IGNORECASE", "ERRNO"}
 ARITH = {"+": "+", "-": "-", "*": "*", "/": "/"}
 CMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
 CMP_FUNC = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge", "==": "_eq", "!=": "_ne"}
 
 
 class CompileError(AwkSyntaxError):
-    pass
+    status = 2
+
+
+class RuleError(CompileError):
+    """gawk's non-fatal "error:" for a statement its rule cannot hold (exit 1)."""
+
+    status = 1
 
 
 def _walk(node):
@@ -58,8 +70,16 @@ class Scope:
 
 
 class Compiler:
-    def __init__(self, prog: N.Program, src: str):
+    def __init__(self, prog: N.Program, src: str, icase: bool = False):
         self.prog = prog
+        names = {n.name for n in _walk([p for it in prog.items for p in (
+            it.pattern, it.pattern2, it.action)] + [fn.body for fn in prog.functions.values()])
+            if isinstance(n, (N.Var, N.Index, N.In))}
+        # IGNORECASE named anywhere (or set with -v): comparisons and regexes ask it at run time
+        self.icase = icase or "IGNORECASE" in names
+        # PROCINFO named anywhere: for-in loops ask PROCINFO["sorted_in"] for their order
+        self.sorted_loops = "PROCINFO" in names
+        self.file_rules = any(it.kind in ("BEGINFILE", "ENDFILE") for it in prog.items)
         self.src = src
         self.lines: list[str] = []
         self.linemap: list[int] = []
@@ -141,6 +161,12 @@ class Compiler:
 
         roots = [(p, None) for it in prog.items for p in (it.pattern, it.pattern2, it.action)
                  if p is not None] + [(fn.body, name) for name, fn in funcs.items()]
+        for root, _ in roots:
+            for n in _walk(root):
+                name = n.array if isinstance(n, N.ForIn) else getattr(n, "name", None) \
+                    if isinstance(n, (N.Var, N.Index, N.In, N.Delete)) else None
+                if name in UNSUPPORTED_GAWK:
+                    self.error(f"`{name}' (a gawk extension) is not supported by pysh's awk", n)
         for root, fn_name in roots:
             skip = set()  # Var nodes passed whole (call arguments, length(x), split's array)
             for n in _walk(root):
@@ -157,10 +183,11 @@ class Compiler:
                             skip.add(id(a))
                             links.append((fn_name, a.name, n.name, i))
                 elif isinstance(n, N.Builtin):
-                    if n.name == "split":
-                        skip.add(id(n.args[1]))
-                        mark("a", fn_name, n.args[1].name, n)
-                    elif n.name == "length" and n.args and isinstance(_ungroup(n.args[0]), N.Var):
+                    for i, a in enumerate(n.args):
+                        if (n.name, i) in ARRAY_ARGS:
+                            skip.add(id(a))
+                            mark("a", fn_name, a.name, n)
+                    if n.name == "length" and n.args and isinstance(_ungroup(n.args[0]), N.Var):
                         skip.add(id(_ungroup(n.args[0])))
             for n in _walk(root):
                 if isinstance(n, N.Var):
@@ -726,6 +753,9 @@ class Compiler:
             raise AssertionError("getline in sync context")
         target = node.target
         if node.kind == "simple":
+            if self.rule_kind in ("BEGINFILE", "ENDFILE"):
+                raise RuleError(f"non-redirected `getline' invalid inside `{self.rule_kind}' "
+                                "rule", node.line or 1, -1, self.src)
             g0 = self.newtmp("_g")
             if target is None:
                 return (f"({g0} if ({g0} := _R.getline_main_sync(False)) is not None "
@@ -765,15 +795,19 @@ class Compiler:
                 return f"_R.substr({s}, {m}, {self.num(args[2])})", STR
             return f"_R.substr({s}, {m})", STR
         if name == "index":
+            if self.icase:
+                return f"_R.index({self.str_(args[0])}, {self.str_(args[1])})", NUM
             return f"float({self.str_(args[0])}.find({self.str_(args[1])}) + 1)", NUM
         if name == "split":
             s = self.str_(args[0])
             arr = self.array_ref(args[1].name, args[1])
-            if len(args) == 3:
+            if len(args) >= 3:
                 sep = _ungroup(args[2])
-                if isinstance(sep, N.Regex):
-                    return f"_R.awk_split({s}, {arr}, {self.regex_const(sep.source)})", NUM
-                return f"_R.awk_split({s}, {arr}, {self.val(sep)})", NUM
+                sep = self.regex_const(sep.source) if isinstance(sep, N.Regex) else self.val(sep)
+                if len(args) == 4:
+                    seps = self.array_ref(args[3].name, args[3])
+                    return f"_R.awk_split({s}, {arr}, {sep}, {seps})", NUM
+                return f"_R.awk_split({s}, {arr}, {sep})", NUM
             return f"_R.awk_split({s}, {arr})", NUM
         if name in ("sub", "gsub"):
             rx = self.regex_arg(args[0])
@@ -794,7 +828,13 @@ class Compiler:
             return (f"(({s} := _R.sub({rx}, {repl}, {tval}, {glob})), "
                     f"({s}[1] is not None and {asg}), {s}[0])[2]"), NUM
         if name == "match":
+            if len(args) == 3:
+                arr = self.array_ref(args[2].name, args[2])
+                return f"_R.match({self.str_(args[0])}, {self.regex_arg(args[1])}, {arr})", NUM
             return f"_R.match({self.str_(args[0])}, {self.regex_arg(args[1])})", NUM
+        gawk = self.gawk_builtin(name, args)
+        if gawk is not None:
+            return gawk
         if name == "sprintf":
             return self.sprintf_code(args), STR
         if name in ("log", "sqrt", "exp"):
@@ -823,6 +863,35 @@ class Compiler:
             return "(await _R.fflush())", NUM
         self.error(f"function `{name}' not defined", node)
 
+    def gawk_builtin(self, name: str, args: list):
+        """gawk's own functions (None: not one of them)."""
+        if name == "gensub":
+            target = self.str_(args[3]) if len(args) == 4 else self.rec0()
+            return (f"_R.gensub({self.regex_arg(args[0])}, {self.str_(args[1])}, "
+                    f"{self.val(args[2])}, {target}, {self.cur_line})"), STR
+        if name in ("asort", "asorti"):
+            src = self.array_ref(args[0].name, args[0])
+            dest = self.array_ref(args[1].name, args[1]) if len(args) > 1 else "None"
+            how = self.val(args[2]) if len(args) > 2 else "None"
+            return f"_R.{name}({src}, {dest}, {how})", NUM
+        if name == "patsplit":
+            arr = self.array_ref(args[1].name, args[1])
+            pat = self.regex_arg(args[2]) if len(args) > 2 else "None"
+            seps = self.array_ref(args[3].name, args[3]) if len(args) > 3 else "None"
+            return f"_R.patsplit({self.str_(args[0])}, {arr}, {pat}, {seps})", NUM
+        if name == "strftime":
+            vals = ", ".join(self.val(a) for a in args)
+            return f"_R.strftime({vals})", STR
+        if name == "systime":
+            return "_R.systime()", NUM
+        if name == "mktime":
+            utc = self.val(args[1]) if len(args) > 1 else "None"
+            return f"_R.mktime({self.str_(args[0])}, {utc})", NUM
+        if name in ("and", "or", "xor", "lshift", "rshift", "compl"):
+            nums = ", ".join(self.num(a) for a in args)
+            return f"_R.bits({name!r}, {nums})", NUM
+        return None
+
     def regex_arg(self, node) -> str:
         node = _ungroup(node)
         if isinstance(node, N.Regex):
@@ -841,6 +910,8 @@ class Compiler:
         op = node.op
         if ka == NUM and kb == NUM:
             return f"({a} {op} {b})"
+        if self.icase:  # IGNORECASE decides at run time how strings compare
+            return f"{CMP_FUNC[op]}({a}, {b})"
         if ka == STR and kb == STR:
             return f"({a} {op} {b})"
         if ka == STR or kb == STR:
@@ -1054,7 +1125,10 @@ class Compiler:
     def st_ForIn(self, node):
         arr = self.array_ref(node.array, node)
         k = self.newtmp("_k")
-        self.emit(f"for {k} in list({arr}):")
+        if self.sorted_loops:
+            self.emit(f"for {k} in _R.forin_keys({arr}):")
+        else:
+            self.emit(f"for {k} in list({arr}):")
         self.indent += 1
         self.tick()
         target = N.Var(node.var, line=node.line)
@@ -1079,8 +1153,9 @@ class Compiler:
         self.emit("continue")
 
     def st_NextStmt(self, node):
-        if self.rule_kind in ("BEGIN", "END"):
-            self.error(f"`next' used in {self.rule_kind} action", node)
+        if self.rule_kind in ("BEGIN", "END", "BEGINFILE", "ENDFILE"):
+            raise RuleError(f"`next' used in {self.rule_kind} action", node.line or 1, -1,
+                            self.src)
         if self.in_main_body and not self.loops:
             self.emit("continue")
         else:
@@ -1151,6 +1226,18 @@ class Compiler:
         self.indent -= 1
         self.rule_kind = "main"
         self.compile_main(mains)
+        for kind in ("BEGINFILE", "ENDFILE"):
+            self.rule_kind = kind
+            self.emit(f"async def _{kind.lower()}():")
+            self.indent += 1
+            self.globals_decl()
+            self.emit("_tk = 1000")
+            for it in prog.items:
+                if it.kind == kind:
+                    self.cur_line = it.line
+                    self.block(it.action)
+            self.emit("pass")
+            self.indent -= 1
         self.rule_kind = "END"
         self.emit("async def _end():")
         self.indent += 1
@@ -1200,7 +1287,8 @@ class Compiler:
         for i, it in enumerate(mains):
             if it.kind == "range":
                 self.emit(f"_rg{i} = False")
-        per_record = self.uses_getline_main or self.assigns_rs
+        # BEGINFILE/ENDFILE run between records: the loop takes one record at a time
+        per_record = self.uses_getline_main or self.assigns_rs or self.file_rules
         self.stable = self.record_is_stable()
         self.inline_fields = self.stable and any(
             isinstance(n, N.Field) or (isinstance(n, N.Var) and n.name == "NF")
@@ -1247,7 +1335,8 @@ class Compiler:
             for name in cands:
                 if name in fn_names or name in self.global_arrays or name in SPECIAL_ARRAYS:
                     continue
-                if name in NUM_SPECIALS or name in STR_SPECIALS or name in ("NF", "ARGC"):
+                if name in NUM_SPECIALS or name in STR_SPECIALS or name in ("NF", "ARGC") \
+                        or name in GAWK_SCALARS:
                     continue
                 if name in self.prog.functions:
                     continue
@@ -1344,7 +1433,7 @@ class Compiler:
         self.indent -= 1
         self.emit("except _NextRecord:")
         self.emit("    pass")
-        if self.uses_getline_main or self.assigns_rs:
+        if self.uses_getline_main or self.assigns_rs or self.file_rules:
             self.emit("except _NextFile:")
             self.emit("    _R.skip_file()")
 

@@ -22,7 +22,8 @@ from pysh.shellkit import BrokenPipe, FileSystemError, WriteError
 from pysh.shellkit.text import decode, encode
 
 PROG = "awk"
-VERSION = "awk (pysh) 1.0 - the POSIX awk language, compatible with gawk --posix\n"
+VERSION = ("awk (pysh) 1.0 - the POSIX awk language and the gawk 5.2 extensions agents use "
+           "(PROCINFO[\"sorted_in\"], IGNORECASE, BEGINFILE/ENDFILE, gensub, asort, ...)\n")
 USAGE = """\
 Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
 Usage: awk [POSIX or GNU style options] [--] 'program' file ...
@@ -206,7 +207,7 @@ def _syntax_message(src: Source, e: AwkSyntaxError) -> str:
     name, line = src.where(e.line)
     prefix = f"{PROG}: {name}:{line}: "
     if e.col is None or e.col < 0:
-        return f"{prefix}fatal: {e.msg}\n"
+        return f"{prefix}{'error' if getattr(e, 'status', 2) == 1 else 'fatal'}: {e.msg}\n"
     text = e.source_line()
     return f"{prefix}{text}\n{prefix}{' ' * e.col}^ {e.msg}\n"
 
@@ -214,11 +215,12 @@ def _syntax_message(src: Source, e: AwkSyntaxError) -> str:
 async def run_program(shell, src: Source, fs, assigns, operands) -> int:
     try:
         prog, warnings = parse(src.text)
-        comp = Compiler(prog, src.text)
+        comp = Compiler(prog, src.text, icase=any(
+            a.partition("=")[0] == "IGNORECASE" for a in assigns))
         pysrc, linemap = comp.compile()
     except AwkSyntaxError as e:
         await shell.stderr.write(encode(_syntax_message(src, e)))
-        return 2
+        return getattr(e, "status", 2)
     except RecursionError:
         await shell.error(PROG, "fatal: program too deeply nested")
         return 2
@@ -238,9 +240,13 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
     rt.where = src.where
     rt.last_rule_line = comp.last_rule_line
     rt.program_names_forbidden = frozenset(prog.functions) | {"function", "BEGIN", "END"}
+    rt.icase_mode = comp.icase
     _populate(g, rt, comp, operands, shell)
     rt._prep_fs()
     exec(code, g)  # noqa: S102 - our own generated code
+    if comp.file_rules:
+        rt.beginfile, rt.endfile = g["_beginfile"], g["_endfile"]
+        rt.beginfile_line = next((it.line for it in prog.items if it.kind == "BEGINFILE"), 1)
 
     status = 0
     try:
@@ -263,7 +269,7 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
                 except NextFile as e:
                     raise AwkFatal("`nextfile' cannot be called from a `BEGIN' rule",
                                    line=_awk_line(e.__traceback__, linemap)) from None
-                if comp.has_main or comp.has_end:
+                if comp.has_main or comp.has_end or comp.file_rules:
                     await g["_main"]()
             except AwkExit as e:
                 if e.status is not None:
@@ -417,6 +423,17 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
         a, b = coerce(a, b)
         return a != b
 
+    if comp.icase:
+        # IGNORECASE: two strings compare case-blind while it is set
+        fold = rt.fold
+        plain = coerce
+
+        def coerce(a, b):
+            a, b = plain(a, b)
+            if a.__class__ is not float and b.__class__ is not float:
+                return fold(a, b)
+            return a, b
+
     def _bool(v):
         c = v.__class__
         if c is float:
@@ -521,7 +538,9 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
     def _lower(s):
         if s.isascii():
             return s.lower()
-        return "".join(c.lower() if len(c.lower()) == 1 else c for c in s)
+        # towlower per character: one character for one (İ gives i, as glibc's)
+        return "".join(c.lower() if len(c.lower()) == 1 else c.lower()[0] if c == "\u0130"
+                       else c for c in s)
 
     def _atan2(y, x):
         return math.atan2(y, x)
@@ -558,6 +577,15 @@ def _populate(g: dict, rt, comp: Compiler, operands: list[str], shell) -> None:
     for k, v in shell.env.items():
         env[k] = StrNum(v)
     g["A_ENVIRON"] = env
+    procinfo = RT.AwkArray()
+    for k, v in (("version", "5.2.1"), ("api_major", "3"), ("api_minor", "2"),
+                 ("FS", "FS"), ("pid", "1"), ("ppid", "0"),
+                 ("uid", "1000"), ("euid", "1000"), ("gid", "1000"), ("egid", "1000"),
+                 ("strftime", "%a %b %e %H:%M:%S %Z %Y"), ("platform", "posix")):
+        procinfo[k] = StrNum(v)
+    g["A_PROCINFO"] = procinfo
+    g["V_IGNORECASE"] = UNINIT
+    g["V_ERRNO"] = ""
     argv = RT.AwkArray()
     argv["0"] = PROG
     for i, a in enumerate(operands, 1):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pysh.builtins.awk.errors import AwkSyntaxError
 
 KEYWORDS = {
-    "BEGIN", "END", "function", "func", "if", "else", "while", "for", "do", "break",
+    "BEGIN", "END", "BEGINFILE", "ENDFILE", "function", "func", "if", "else", "while", "for", "do", "break",
     "continue", "next", "nextfile", "exit", "return", "delete", "in", "getline",
     "print", "printf",
 }
@@ -21,6 +21,9 @@ BUILTINS = {
     "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "sin", "cos",
     "atan2", "exp", "log", "sqrt", "int", "rand", "srand", "tolower", "toupper", "system",
     "close", "fflush",
+    # gawk's
+    "gensub", "asort", "asorti", "strftime", "systime", "mktime", "and", "or", "xor",
+    "lshift", "rshift", "compl", "patsplit",
 }
 
 # Longest first within each leading character.
@@ -168,6 +171,16 @@ class Lexer:
             return self._tok("NAME", word, start, space)
         if c.isdigit() or (c == "." and self.pos + 1 < n and src[self.pos + 1].isdigit()):
             return self._number(start, space)
+        if c == "@":
+            # gawk's directives and indirect calls: refused, never skipped
+            j = start + 1
+            while j < n and src[j].isascii() and (src[j].isalnum() or src[j] == "_"):
+                j += 1
+            word = src[start + 1:j]
+            what = f"@{word}" if word in ("include", "load", "namespace", "nsinclude") \
+                else "typed regexp constants (@/re/)" if src.startswith("/", start + 1) \
+                else "indirect function calls (@name())"
+            self.error(f"{what} is not supported by pysh's awk", col=start - self.line_start)
         if c == '"':
             return self._string(start, space)
         if c == "/" and self.last_kind not in _OPERAND_END:

@@ -17,12 +17,18 @@ CONCAT_START = {"NUMBER", "STRING", "ERE", "NAME", "FUNC_NAME", "BUILTIN", "$", 
                 "++", "--", "-", "+"}
 # the minimum and maximum number of arguments of each builtin (None: no maximum)
 BUILTIN_ARITY = {
-    "length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 3), "sub": (2, 3),
-    "gsub": (2, 3), "match": (2, 2), "sprintf": (1, None), "sin": (1, 1), "cos": (1, 1),
+    "length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 4), "sub": (2, 3),
+    "gsub": (2, 3), "match": (2, 3), "sprintf": (1, None), "sin": (1, 1), "cos": (1, 1),
     "atan2": (2, 2), "exp": (1, 1), "log": (1, 1), "sqrt": (1, 1), "int": (1, 1),
     "rand": (0, 0), "srand": (0, 1), "tolower": (1, 1), "toupper": (1, 1), "system": (1, 1),
     "close": (1, 2), "fflush": (0, 1),
+    "gensub": (3, 4), "asort": (1, 3), "asorti": (1, 3), "strftime": (0, 3), "systime": (0, 0),
+    "mktime": (1, 2), "and": (1, None), "or": (1, None), "xor": (1, None), "lshift": (2, 2),
+    "rshift": (2, 2), "compl": (1, 1), "patsplit": (2, 4),
 }
+# the builtins' arguments that are arrays: (name, index)
+ARRAY_ARGS = {("split", 1), ("asort", 0), ("asort", 1), ("asorti", 0), ("asorti", 1),
+              ("match", 2), ("patsplit", 1), ("patsplit", 3), ("split", 3)}
 SPECIAL_VARS = {"NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "FILENAME", "SUBSEP", "RSTART",
                 "RLENGTH", "CONVFMT", "OFMT", "ENVIRON", "ARGC", "ARGV"}
 
@@ -105,7 +111,7 @@ class Parser:
         if t.kind == "function":
             self.parse_function()
             return None
-        if t.kind in ("BEGIN", "END"):
+        if t.kind in ("BEGIN", "END", "BEGINFILE", "ENDFILE"):
             self.advance()
             self.opt_newlines()
             if not self.at("{"):
@@ -663,6 +669,14 @@ class Parser:
             self.error(t, f"{len(args)} is invalid as number of arguments for {name}")
         if name == "split" and not isinstance(args[1], N.Var):
             self.error(t, "split: second argument is not an array")
+        if name in ("and", "or", "xor") and len(args) < 2:
+            raise AwkSyntaxError(f"{name}: called with less than two arguments", t.line, -1,
+                                 self.src)
+        for i, a in enumerate(args):
+            if (name, i) in ARRAY_ARGS and not isinstance(_ungroup(a), N.Var):
+                self.error(t, f"{name}: argument {i + 1} is not an array")
+            if (name, i) in ARRAY_ARGS:
+                args[i] = _ungroup(a)
         if name in ("sub", "gsub") and len(args) == 3 and not is_lvalue(_ungroup(args[2])):
             args[2] = _ungroup(args[2])
             if not is_lvalue(args[2]):

@@ -14,8 +14,9 @@ import math
 import re
 
 from pysh.builtins.awk.awkre import AwkRegex, RegexError
-from pysh.builtins.awk.errors import AwkFatal
+from pysh.builtins.awk.errors import AwkFatal, NextFile
 from pysh.builtins.awk.format import FormatCtx, num_to_str, sprintf
+from pysh.builtins.awk.gawk import GawkMixin, IcaseRegex
 from pysh.builtins.awk.lexer import unescape_string
 from pysh.builtins.awk.rand import Random
 from pysh.builtins.awk.values import UNINIT, StrNum, looks_numeric, to_num
@@ -284,7 +285,7 @@ class Output:
             await stream.flush()
 
 
-class Runtime:
+class Runtime(GawkMixin):
     """State of one awk run; the compiled program's helpers are its bound methods."""
 
     def __init__(self, shell, g: dict, srcname: str):
@@ -352,13 +353,15 @@ class Runtime:
                 if msg.startswith("Unmatched ["):
                     msg = "Invalid regular expression"  # gawk's wording for this one
                 raise AwkFatal(f"invalid regexp: {msg}: /{src}/") from None
+            if self.icase_mode:
+                rx = IcaseRegex(self, rx, src)
             if len(self.rx_cache) > 500:
                 self.rx_cache.clear()
             self.rx_cache[src] = rx
         return rx
 
     def dyn_regex(self, v) -> AwkRegex:
-        if isinstance(v, AwkRegex):
+        if isinstance(v, (AwkRegex, IcaseRegex)):
             return v
         return self.regex(self.tostr(v))
 
@@ -613,17 +616,58 @@ class Runtime:
                     continue
             self.used_file = True
             g["V_FNR"] = 0.0
-            self.cur = self.open_main_file(arg)
+            if self.beginfile is None:
+                self.cur = self.open_main_file(arg)
+                g["V_FILENAME"] = arg
+                return True
             g["V_FILENAME"] = arg
+            try:
+                self.cur = self.open_main_file(arg)
+                g["V_ERRNO"] = ""
+            except AwkFatal as e:
+                # BEGINFILE sees the error in ERRNO and may skip the file with nextfile
+                g["V_ERRNO"] = e.msg.rsplit(": ", 1)[-1]
+                if not await self._run_beginfile():
+                    continue
+                raise AwkFatal(e.msg, line=self.beginfile_line) from None
+            if not await self._run_beginfile():
+                self.cur.close()
+                self.cur = None
+                self.end_pending = True
+                await self._run_endfile()
+                continue
             return True
         if not self.used_file:
             self.used_file = True
             self.cur = RecordReader(self, self.shell.stdin, "-", own=False)
             g["V_FNR"] = 0.0
             g["V_FILENAME"] = self.stdin_filename
+            if self.beginfile is not None and not await self._run_beginfile():
+                self.cur = None
+                self.end_pending = True
+                await self._run_endfile()
             return True
         self.input_done = True
         return False
+
+    # BEGINFILE / ENDFILE: the compiled rules, when the program has them
+    beginfile = endfile = None
+    beginfile_line = 1
+    end_pending = False
+
+    async def _run_beginfile(self) -> bool:
+        """Run BEGINFILE; False when it said nextfile."""
+        try:
+            await self.beginfile()
+        except NextFile:
+            return False
+        return True
+
+    async def _run_endfile(self) -> None:
+        if self.end_pending and self.endfile is not None:
+            self.end_pending = False
+            await self.endfile()
+        self.end_pending = False
 
     program_names_forbidden: frozenset = frozenset()
     stdin_filename = "-"
@@ -695,9 +739,13 @@ class Runtime:
         while True:
             rd = self.cur
             if rd is None:
+                if self.end_pending:
+                    await self._run_endfile()
                 if self.input_done or not await self.open_next():
                     return None
                 rd = self.cur
+                if rd is None:
+                    continue
             r = rd.next_record()
             if r is not None:
                 if rd.weird:
@@ -711,11 +759,13 @@ class Runtime:
                     return r
                 rd.close()
                 self.cur = None
+                self.end_pending = self.beginfile is not None
 
     def skip_file(self) -> None:
         if self.cur is not None:
             self.cur.close()
             self.cur = None
+            self.end_pending = self.beginfile is not None
 
     # -- getline ---------------------------------------------------------------------
     async def getline_main(self) -> float:
@@ -1037,23 +1087,28 @@ class Runtime:
             return ""
         return s[start - 1:start - 1 + cnt]
 
-    def index(self, s, t) -> float:
-        return float(self.tostr(s).find(self.tostr(t)) + 1)
-
-    def awk_split(self, s, arr: dict, sep=None) -> float:
+    def awk_split(self, s, arr: dict, sep=None, seps=None) -> float:
         s = self.tostr(s)
         arr.clear()
+        rx = fs = None
         if sep is None:
             fs = self.g["V_FS"]
             parts = self._split_with(s, fs, regex=None)
-        elif isinstance(sep, AwkRegex):
+        elif isinstance(sep, (AwkRegex, IcaseRegex)):
+            rx = sep
             parts = self._re_split(s, sep) if s else []
         else:
-            parts = self._split_with(s, self.tostr(sep), regex=None)
+            fs = self.tostr(sep)
+            parts = self._split_with(s, fs, regex=None)
         if len(parts) > 1_000_000:
             self.budget.check_array(len(parts))
         for i, p in enumerate(parts, 1):
             arr[str(i)] = StrNum(p)
+        if seps is not None:
+            if rx is None and fs is not None and fs != " " and fs != "" and (
+                    len(fs) > 1 or fs == "\\"):
+                rx = self.regex(fs)
+            self.split_seps(s, parts, rx, fs, seps)
         return float(len(parts))
 
     def _split_with(self, s: str, fs: str, regex) -> list[str]:
@@ -1072,19 +1127,6 @@ class Runtime:
             return s.split(fs)
         return self._re_split(s, self.regex(fs))
 
-    def match(self, s, rx) -> float:
-        s = self.tostr(s)
-        rx = self.dyn_regex(rx)
-        m = rx.extent(s, 0)
-        g = self.g
-        if m is None:
-            g["V_RSTART"] = 0.0
-            g["V_RLENGTH"] = -1.0
-            return 0.0
-        g["V_RSTART"] = float(m.start() + 1)
-        g["V_RLENGTH"] = float(m.end() - m.start())
-        return float(m.start() + 1)
-
     def sub(self, rx, repl, target, global_: bool):
         """Returns (count, new string)."""
         rx = self.dyn_regex(rx)
@@ -1102,40 +1144,16 @@ class Runtime:
         out = []
         pos = 0
         count = 0
-        n = len(target)
-        p = 0
-        last_end = -1
-        search = rx.extent
-        while p <= n:
-            m = search(target, p)
-            if m is None:
-                break
+        for m in awk_matches(rx, target, self.budget):
             st, en = m.start(), m.end()
-            if st == en and st == last_end:
-                # an empty match right after the previous match does not count
-                if st >= n:
-                    break
-                p = st + 1
-                continue
             out.append(target[pos:st])
             matched = target[st:en]
             for piece in parts:
                 out.append(matched if piece is None else piece)
             count += 1
             pos = en
-            last_end = en
             if not global_:
                 break
-            if st == en:
-                if st >= n:
-                    break
-                out.append(target[st])
-                pos = st + 1
-                p = st + 1
-            else:
-                p = en
-            if count & 1023 == 0:
-                self.budget.check()
         if count == 0:
             return 0.0, None
         out.append(target[pos:])
@@ -1157,6 +1175,37 @@ class Runtime:
 
     def rand(self) -> float:
         return self.random.rand()
+
+
+def awk_matches(rx, target: str, budget):
+    """The matches sub, gsub and gensub replace: leftmost-longest from left to right, where
+    an empty match right after the previous match does not count."""
+    n = len(target)
+    p = 0
+    last_end = -1
+    count = 0
+    search = rx.extent
+    while p <= n:
+        m = search(target, p)
+        if m is None:
+            return
+        st, en = m.start(), m.end()
+        if st == en and st == last_end:
+            if st >= n:
+                return
+            p = st + 1
+            continue
+        yield m
+        last_end = en
+        count += 1
+        if st == en:
+            if st >= n:
+                return
+            p = st + 1
+        else:
+            p = en
+        if count & 1023 == 0:
+            budget.check()
 
 
 def _trunc_int(v: float) -> int:

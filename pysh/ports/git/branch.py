@@ -124,8 +124,8 @@ def switch_trees(repo: Repo, old_tree: bytes | None, new_tree: bytes | None, *, 
             if i == n and (w == i or n is None and w is None):
                 continue
             if i is None and o is None and w is None and p not in index:
-                # untracked in the way?
-                if repo.wt_lstat(p) is not None:
+                # untracked in the way? (a directory where a submodule comes is its home)
+                if repo.wt_lstat(p) is not None and not _submodule_home(repo, p, n):
                     untracked_hit.append(p)
                     continue
             elif i == n:
@@ -133,7 +133,8 @@ def switch_trees(repo: Repo, old_tree: bytes | None, new_tree: bytes | None, *, 
             else:
                 conflicts.append(p)
                 continue
-        if not force and o is None and i is None and repo.wt_lstat(p) is not None:
+        if not force and o is None and i is None and repo.wt_lstat(p) is not None and \
+                not _submodule_home(repo, p, n):
             untracked_hit.append(p)
             continue
         ops.append((p, n))
@@ -168,6 +169,13 @@ def switch_trees(repo: Repo, old_tree: bytes | None, new_tree: bytes | None, *, 
                     del index[p]
                     repo.wt_remove(p)
     repo.write_index()
+
+
+def _submodule_home(repo: Repo, p: bytes, n) -> bool:
+    import stat as _st
+
+    st = repo.wt_lstat(p)
+    return n is not None and n[0] == worktree.GITLINK and st is not None and _st.S_ISDIR(st.st_mode)
 
 
 def local_change_lines(repo: Repo) -> str:
@@ -453,8 +461,12 @@ async def _checkout_branch(ctx: Ctx, repo: Repo, name: str, vals: dict, quiet) -
 
 
 def _quiet(ctx: Ctx, r: int, quiet) -> int:
+    """-q: no 'Switched to...', no tracking or local-change lines; warnings and errors stay."""
     if quiet:
-        ctx.err.clear()
+        kept = [ln for ln in bytes(ctx.err).splitlines(keepends=True)
+                if ln.startswith((b"warning: ", b"error: "))]
+        ctx.err[:] = b"".join(kept)
+        ctx.out.clear()
     return r
 
 

@@ -291,6 +291,7 @@ class Repo:
         self._index = None
         self._index_lock = None
         self.checkout_errors = 0  # symlinks that could not be created (git: "unable to create")
+        self.submodules: dict[bytes, Repo | None] = {}  # checked-out submodules, by path
         self._config = None
         self._tree_cache: dict[bytes, dict[bytes, tuple[int, bytes]]] = {}
         self.object_store = SandboxObjectStore(self.gitdir)
@@ -317,10 +318,16 @@ class Repo:
                     continue
                 raise fatal(f"unknown repository extension found:\n\t{decode(key.lower())}")
         try:
-            cfg.get(b"core", b"worktree")
-            raise fatal("core.worktree is not supported in the sandbox")
+            wt = decode(cfg.get(b"core", b"worktree"))
         except KeyError:
-            pass
+            wt = None
+        if wt is not None and vtop is not None:
+            # a submodule's git dir names its work tree (relative to the git dir): a virtual
+            # path like any other, resolved by the core
+            real = _realpath(ctx.shell, wt if wt.startswith("/") else vjoin(repo.gitdir.root, wt))
+            if real is None or not gitfs.is_dir(ctx.shell, real):
+                raise fatal(f"cannot chdir to '{wt}': No such file or directory")
+            repo.vtop = real
         if vtop is not None and _cfg_bool(cfg, b"core", b"bare", False) and vgit != vjoin(vtop, ".git"):
             repo.vtop = None
         return repo
@@ -603,6 +610,18 @@ class Repo:
             return None
 
     def wt_remove(self, rel: bytes) -> None:
+        """Remove a tracked path from the work tree; a submodule's directory only if empty
+        (git warns and leaves a checked-out one)."""
+        st = self.wt_lstat(rel)
+        if st is not None and _stat.S_ISDIR(st.st_mode):
+            try:
+                self.shell.core.rmdir(self.wt(rel))
+            except FileSystemError as e:
+                if e.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                    self.ctx.ewrite(f"warning: unable to rmdir '{decode(rel)}': "
+                                    "Directory not empty\n")
+                    return
+                raise
         remove_worktree_file(self.shell, self.require_worktree(""), rel)
 
     def wt_lstat(self, rel: bytes) -> os.stat_result | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import stat
+
 from dulwich.index import ConflictedIndexEntry
 
 from pysh.ports.git import diffing, revs, worktree
@@ -116,8 +118,10 @@ def _index_flat(repo: Repo) -> dict:
     return out
 
 
-def _worktree_flat(repo: Repo, paths: set[bytes], cache: dict[bytes, bytes]) -> dict:
-    """(mode, sha) of the work-tree files at ``paths`` (the tracked ones); content cached."""
+def _worktree_flat(repo: Repo, paths: set[bytes], cache: dict[bytes, bytes],
+                   dirt: dict[bytes, str]) -> dict:
+    """(mode, sha) of the work-tree files at ``paths`` (the tracked ones); content cached.
+    A checked-out submodule is at its HEAD; its own changes go to ``dirt``."""
     index = repo.index
     sc = worktree.scan(repo, set(paths), want_untracked=False)
     idx_mtime = worktree.index_mtime(repo)
@@ -128,6 +132,13 @@ def _worktree_flat(repo: Repo, paths: set[bytes], cache: dict[bytes, bytes]) -> 
         if st is None:
             continue
         e = index[p] if p in index else None
+        if e is not None and not isinstance(e, ConflictedIndexEntry) and \
+                e.mode == worktree.GITLINK and stat.S_ISDIR(st.st_mode):
+            out[p] = (worktree.GITLINK, worktree.gitlink_sha(repo, p, e.sha))
+            d = worktree.submodule_dirt(repo, p)
+            if d:
+                dirt[p] = d
+            continue
         if e is not None and not isinstance(e, ConflictedIndexEntry) and \
                 worktree.stat_clean(e, st, idx_mtime):
             out[p] = (e.mode, e.sha)
@@ -140,6 +151,20 @@ def _worktree_flat(repo: Repo, paths: set[bytes], cache: dict[bytes, bytes]) -> 
         cache[sha] = data
         out[p] = (mode, sha)
     return out
+
+
+def _with_dirt(changes, old: dict, new: dict, dirt: dict) -> list:
+    """A submodule with modified content is a change even at the same commit (git shows
+    ``-dirty``); untracked content alone is not."""
+    seen = {c.path for c in changes}
+    for c in changes:
+        c.dirt = dirt.get(c.path, "")
+    for p, d in dirt.items():
+        if p not in seen and "m" in d and p in old and p in new:
+            mode, sha = new[p]
+            changes.append(diffing.Change("M", p, p, old[p][0], mode, old[p][1], sha, dirt=d))
+    changes.sort(key=lambda c: c.path)
+    return changes
 
 
 def _filter(flat: dict, ps) -> dict:
@@ -168,6 +193,7 @@ async def cmd_diff(ctx: Ctx, args: list[str]) -> int:
         raise revs.ambiguous(r)
     ps = Pathspec(repo, o.paths) if o.paths else None
     cache: dict[bytes, bytes] = {}
+    dirt: dict[bytes, str] = {}  # submodules with modified/untracked content
     if len(rev_args) == 1 and "..." in rev_args[0]:
         left, right = rev_args[0].split("...", 1)
         ls = revs.resolve(repo, left or "HEAD")
@@ -198,17 +224,19 @@ async def cmd_diff(ctx: Ctx, args: list[str]) -> int:
         repo.require_worktree("diff")
         old = _tree_flat(repo, rev_args[0])
         idx = _index_flat(repo)
-        new = _worktree_flat(repo, set(idx), cache)
+        new = _worktree_flat(repo, set(idx), cache, dirt)
     else:
         repo.require_worktree("diff")
         old = _index_flat(repo)
-        new = _worktree_flat(repo, set(old), cache)
+        new = _worktree_flat(repo, set(old), cache, dirt)
         # unmerged paths
         for p, e in repo.index.items():
             if isinstance(e, ConflictedIndexEntry):
                 ctx.write(f"* Unmerged path {decode(p)}\n")
     old, new = _filter(old, ps), _filter(new, ps)
     changes = diffing.compare(old, new)
+    if dirt:
+        changes = _with_dirt(changes, old, new, dirt)
 
     def load(sha: bytes) -> bytes:
         if sha == diffing.ZERO:

@@ -671,10 +671,27 @@ class Change:
     old_sha: bytes = ZERO
     new_sha: bytes = ZERO
     score: int = 0
+    # a submodule in the work tree: 'm' (modified content) and/or 'u' (untracked content)
+    dirt: str = ""
 
     @property
     def path(self) -> bytes:
         return self.new_path if self.new_path is not None else self.old_path
+
+
+GITLINK = 0o160000
+
+
+def side_content(c: Change, load, new: bool) -> bytes:
+    """One side of a change as git diffs it: a blob, or ``Subproject commit <id>`` for a
+    gitlink (``-dirty`` when the submodule's work tree has modified content)."""
+    if (c.status == "A" and not new) or (c.status == "D" and new):
+        return b""
+    mode, sha = (c.new_mode, c.new_sha) if new else (c.old_mode, c.old_sha)
+    if mode == GITLINK:
+        dirty = b"-dirty" if new and "m" in c.dirt else b""
+        return b"Subproject commit " + sha + dirty + b"\n"
+    return load(sha)
 
 
 def compare(old: dict[bytes, tuple[int, bytes]], new: dict[bytes, tuple[int, bytes]],
@@ -810,14 +827,16 @@ def patch_for(c: Change, load, ctx: int = 3, budget=None, abbrev=None,
     if c.status == "R":
         out.append(f"similarity index {c.score}%\n")
         out.append(f"rename from {quote_path(c.old_path)}\nrename to {quote_path(c.new_path)}\n")
-    if c.old_sha == c.new_sha and c.status in ("R", "M", "T"):
+    dirty_only = c.old_sha == c.new_sha and "m" in c.dirt  # a submodule with modified content
+    if c.old_sha == c.new_sha and c.status in ("R", "M", "T") and not dirty_only:
         return "".join(out).encode("utf-8", "surrogateescape")
-    idx = f"index {ab(c.old_sha)}..{ab(c.new_sha)}"
-    if c.status not in ("A", "D") and c.old_mode == c.new_mode:
-        idx += f" {c.new_mode:06o}"
-    out.append(idx + "\n")
-    a = load(c.old_sha) if c.status != "A" else b""
-    b = load(c.new_sha) if c.status != "D" else b""
+    if not dirty_only:
+        idx = f"index {ab(c.old_sha)}..{ab(c.new_sha)}"
+        if c.status not in ("A", "D") and c.old_mode == c.new_mode:
+            idx += f" {c.new_mode:06o}"
+        out.append(idx + "\n")
+    a = side_content(c, load, False)
+    b = side_content(c, load, True)
     head = "".join(out).encode("utf-8", "surrogateescape")
     old_name = b"/dev/null" if c.status == "A" else _qp(src_prefix, op).encode("utf-8", "surrogateescape")
     new_name = b"/dev/null" if c.status == "D" else _qp(dst_prefix, np_).encode("utf-8", "surrogateescape")
@@ -989,8 +1008,11 @@ def summary_lines(changes: list[Change]) -> str:
 def stat_files(changes: list[Change], load, budget=None) -> list[StatFile]:
     out = []
     for c in changes:
-        a = load(c.old_sha) if c.status != "A" else b""
-        b = load(c.new_sha) if c.status != "D" else b""
+        if c.old_sha == c.new_sha and c.new_mode == GITLINK:  # a dirty submodule: no lines
+            out.append(StatFile(stat_name(c), 0, 0))
+            continue
+        a = side_content(c, load, False)
+        b = side_content(c, load, True)
         if is_binary(a) or is_binary(b):
             if a == b:
                 out.append(StatFile(stat_name(c), 0, 0, True))

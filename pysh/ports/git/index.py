@@ -56,6 +56,9 @@ def stage_tracked(repo: Repo, pathspec=None) -> None:
         if isinstance(e, ConflictedIndexEntry):
             _stage_file(repo, path)
             continue
+        if worktree.is_gitlink_dir(e, st):
+            worktree.stage_gitlink(repo, path, e)
+            continue
         if worktree.stat_clean(e, st, idx_mtime):
             continue
         _stage_file(repo, path)
@@ -138,6 +141,10 @@ async def cmd_add(ctx: Ctx, args: list[str]) -> int:
             changed.append(("remove", path))
             if not dry:
                 del index[path]
+            continue
+        if not isinstance(e, ConflictedIndexEntry) and worktree.is_gitlink_dir(e, st):
+            if worktree.stage_gitlink(repo, path, e, dry=bool(dry)):
+                changed.append(("add", path))
             continue
         if not isinstance(e, ConflictedIndexEntry) and worktree.stat_clean(e, st, idx_mtime):
             continue

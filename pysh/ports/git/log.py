@@ -1109,7 +1109,11 @@ async def _emit(ctx: Ctx, repo: Repo, o: LogOptions, pretty: Pretty, sha: bytes,
                 changes = commit_changes(repo, c, renames=o.renames, pathspec=ps)
         diff = diff_output(repo, changes, o, default_patch=False)
     kind = pretty.kind
-    if kind == "user":
+    if kind == "user" and pretty.user == "":
+        # an empty format prints no header, no terminator, no blank line before the diff
+        sep = ("" if first else "\n") if pretty.sep else ""
+        body = diff
+    elif kind == "user":
         if pretty.sep:
             sep = "" if first else "\n"
             body = text + ("\n" + diff if diff else "")
@@ -1247,6 +1251,8 @@ async def _show_object(ctx: Ctx, repo: Repo, o: LogOptions, pretty: Pretty, name
     if pretty.kind == "oneline":
         ctx.write(sep + text + ("\n" + diff if diff and o2.patch or diff and not (
             o.stat or o.name_only or o.name_status or o.numstat or o.shortstat) else diff))
+    elif pretty.kind == "user" and pretty.user == "":  # an empty format: the diff alone
+        ctx.write((sep if pretty.sep else "") + diff)
     elif pretty.kind == "user":
         ctx.write(sep + text + ("" if pretty.sep else "\n") + ("\n" + diff if diff else ""))
     else:

@@ -438,6 +438,9 @@ def _stash_push(ctx: Ctx, repo: Repo, args: list[str], *, save: bool) -> int:
     if head is None:
         raise fatal("You do not have the initial commit yet")
     idx, wt = _local_state(repo)
+    for p, v in idx.items():  # a submodule's own state is not stashed (git ignores it)
+        if v[0] == worktree.GITLINK:
+            wt[p] = v
     head_flat = repo.flat_tree(repo[head].tree)
     if idx == head_flat and all(wt.get(p) == v for p, v in idx.items()):
         ctx.write("No local changes to save\n")

@@ -68,6 +68,11 @@ def compute(repo: Repo, *, untracked: str = "normal", renames: bool = True,
         sha, mode = worktree.worktree_sha(repo, path, e, stt, idx_mtime)
         if sha is None:
             st.unstaged.append(diffing.Change("D", path, None, e.mode, 0, e.sha, diffing.ZERO))
+        elif mode == e.mode == worktree.GITLINK:
+            dirt = worktree.submodule_dirt(repo, path)
+            if sha != e.sha or dirt:
+                st.unstaged.append(diffing.Change("M", path, path, mode, mode, e.sha, sha,
+                                                  dirt=dirt))
         elif sha != e.sha or mode != e.mode:
             if mode >> 12 != e.mode >> 12:
                 st.unstaged.append(diffing.Change("T", path, path, e.mode, mode, e.sha, sha))
@@ -214,6 +219,8 @@ def short_lines(repo: Repo, st: State, porcelain: bool) -> str:
     for c in st.unstaged:
         r = rows.setdefault(c.path, [" ", " ", None])
         r[1] = c.status
+        if c.dirt and c.old_sha == c.new_sha and not porcelain:
+            r[1] = "m" if "m" in c.dirt else "?"  # a submodule's own changes, short format
     out = []
     entries = []
     for path, (x, y, c) in rows.items():
@@ -290,8 +297,10 @@ def long_text(repo: Repo, st: State, *, show_untracked: bool = True) -> str:
         else:
             out.append("  (use \"git add <file>...\" to update what will be committed)\n")
         out.append("  (use \"git restore <file>...\" to discard changes in working directory)\n")
+        if any(c.dirt for c in st.unstaged):
+            out.append("  (commit or discard the untracked or modified content in submodules)\n")
         for c in st.unstaged:
-            out.append(f"\t{_LABEL[c.status]}{rel(c.path)}\n")
+            out.append(f"\t{_LABEL[c.status]}{rel(c.path)}{_submodule_note(c)}\n")
         out.append("\n")
     if st.untracked and show_untracked:
         out.append("Untracked files:\n  (use \"git add <file>...\" to include in what will be committed)\n")
@@ -318,6 +327,20 @@ def long_text(repo: Repo, st: State, *, show_untracked: bool = True) -> str:
     else:
         out.append("nothing to commit, working tree clean\n")
     return "".join(out)
+
+
+def _submodule_note(c: diffing.Change) -> str:
+    """git's '(new commits, modified content, untracked content)' after a submodule."""
+    if c.status != "M" or c.new_mode != worktree.GITLINK:
+        return ""
+    parts = []
+    if c.old_sha != c.new_sha:
+        parts.append("new commits")
+    if "m" in c.dirt:
+        parts.append("modified content")
+    if "u" in c.dirt:
+        parts.append("untracked content")
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def _merging(repo: Repo) -> bool:

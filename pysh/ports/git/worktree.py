@@ -54,6 +54,71 @@ def index_mtime(repo: Repo) -> tuple[int, int]:
     return int(st.st_mtime), st.st_mtime_ns % 1_000_000_000
 
 
+GITLINK = 0o160000
+
+
+def gitlinks(repo: Repo) -> set[bytes]:
+    """Index paths that are submodules (gitlinks)."""
+    from dulwich.index import ConflictedIndexEntry
+
+    return {p for p, e in repo.index.items()
+            if not isinstance(e, ConflictedIndexEntry) and e.mode == GITLINK}
+
+
+def submodule(repo: Repo, rel: bytes) -> Repo | None:
+    """The checked-out submodule at ``rel`` (its own repository), or None when the directory
+    holds none (not initialised: git treats it as unchanged)."""
+    cache = repo.submodules
+    if rel in cache:
+        return cache[rel]
+    from pysh.ports.git.core import find_gitdir_at
+
+    vdir = repo.wt(rel)
+    sub = None
+    g = find_gitdir_at(repo.shell, vdir)
+    if g is not None:
+        sub = Repo.open(repo.ctx, g, vdir)
+    cache[rel] = sub
+    return sub
+
+
+def submodule_head(repo: Repo, rel: bytes) -> bytes | None:
+    sub = submodule(repo, rel)
+    return sub.head() if sub is not None else None
+
+
+def submodule_dirt(repo: Repo, rel: bytes) -> str:
+    """'m' when a checked-out submodule has modified content, 'u' when untracked files."""
+    sub = submodule(repo, rel)
+    if sub is None:
+        return ""
+    from pysh.ports.git.status import compute
+
+    st = compute(sub, renames=False)
+    return ("m" if st.staged or st.unstaged or st.unmerged else "") + ("u" if st.untracked else "")
+
+
+def gitlink_sha(repo: Repo, rel: bytes, entry_sha: bytes) -> bytes:
+    """The commit a submodule directory is at (the recorded one when not checked out)."""
+    return submodule_head(repo, rel) or entry_sha
+
+
+def is_gitlink_dir(entry, st: os.stat_result | None) -> bool:
+    """A submodule entry whose directory is there (checked out or not)."""
+    return (st is not None and getattr(entry, "mode", 0) == GITLINK
+            and _stat.S_ISDIR(st.st_mode))
+
+
+def stage_gitlink(repo: Repo, rel: bytes, entry, dry: bool = False) -> bool:
+    """``add`` of a submodule: record the commit its checkout is at (never its files)."""
+    head = submodule_head(repo, rel)
+    if head is None or head == entry.sha:
+        return False
+    if not dry:
+        repo.index[rel] = tree_entry(head, GITLINK)
+    return True
+
+
 def stat_clean(entry, st: os.stat_result, idx_mtime: tuple[int, int]) -> bool:
     """Whether the stat info says the file is unchanged since it was staged."""
     if git_mode(st) != entry.mode and not (entry.mode == 0o160000):
@@ -183,6 +248,7 @@ def scan(repo: Repo, index_paths: set[bytes], *, want_untracked: bool = True,
             tracked_dirs.add(d)
             d = posixpath.dirname(d)
     ign = Ignores(repo)
+    links = gitlinks(repo)
     n = 0
     errors: list = []
     base_len = len(top.rstrip("/")) + 1
@@ -198,6 +264,12 @@ def scan(repo: Repo, index_paths: set[bytes], *, want_untracked: bool = True,
                 continue
             rel = rel_dir + "/" + name if rel_dir else name
             if pathspec is not None and not pathspec.could_contain(rel):
+                continue
+            if encode(rel) in links:  # a submodule: there, and never entered
+                try:
+                    res.files[encode(rel)] = ent.stat()
+                except OSError:
+                    pass
                 continue
             if rel in tracked_dirs:
                 keep.append(ent)
@@ -251,6 +323,8 @@ def worktree_sha(repo: Repo, rel: bytes, entry, st: os.stat_result | None,
     """(sha, mode) of the work-tree file at ``rel`` (sha None when missing)."""
     if st is None:
         return None, 0
+    if entry is not None and entry.mode == GITLINK and _stat.S_ISDIR(st.st_mode):
+        return gitlink_sha(repo, rel, entry.sha), GITLINK
     mode = git_mode(st)
     if entry is not None and stat_clean(entry, st, idx_mtime):
         return entry.sha, entry.mode

@@ -221,7 +221,7 @@ def test_ls_long_symlink_and_synthetic_owner():
         assert r.out == "-rw-r--r-- 1 user user 6 2024-01-02 a.txt\n"
         r = run_cmd(ex, ["ls", "-l", "--time-style=+%H", "a.txt"], env={"TZ": "Asia/Tokyo"})
         assert r.out.endswith(" 12 a.txt\n")
-        assert run_cmd(ex, ["ls", "/"]).out.split() == ["batch", "bin", "dev", "tmp", "usr"]
+        assert run_cmd(ex, ["ls", "/"]).out.split() == ["batch", "bin", "dev", "home", "tmp", "usr"]
         assert "ls" in run_cmd(ex, ["ls", "/bin"]).out.split()
 
 
@@ -245,7 +245,7 @@ def test_df_shows_only_the_sandbox_mounts():
         lines = r.out.splitlines()
         assert lines[0].split() == ["Filesystem", "1K-blocks", "Used", "Available", "Use%",
                                     "Mounted", "on"]
-        assert [ln.split()[-1] for ln in lines[1:]] == ["/batch", "/tmp"]
+        assert [ln.split()[-1] for ln in lines[1:]] == ["/batch", "/tmp", "/home/user"]
         assert ex.workspace_dir not in r.out
         r = run_cmd(ex, ["df", "-hT", "dir"])
         assert r.out.splitlines()[0].split()[:3] == ["Filesystem", "Type", "Size"]

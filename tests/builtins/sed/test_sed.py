@@ -125,8 +125,8 @@ def test_non_utf8_round_trip():
 
 
 @pytest.mark.parametrize("script,message", [
-    ("e ls", "sed: -e expression #1, char 1: `e' command not supported\n"),
-    ("s/x/y/e", "sed: -e expression #1, char 7: option `e' not supported\n"),
+    ("e ls", "sed: -e expression #1, char 1: `e' command not supported in the sandbox (it runs a command)\n"),
+    ("s/x/y/e", "sed: -e expression #1, char 7: option `e' of `s' not supported in the sandbox (it runs a command)\n"),
 ])
 def test_host_commands_refused(script, message):
     with sandbox({"f": "x\n"}) as ex:

@@ -125,7 +125,11 @@ CASES = [
         git("config", "alpha.beta", "gamma"), git("config", "sec.sub.key", "v")]),
     case("config_file_content", ["cat", ".git/config"], setup=BASE + [
         git("config", "alpha.beta", "gamma"), git("config", "sec.sub.key", "v")]),
-    case("config_global", ["cat", ".gitconfig"], setup=BASE + [git("config", "--global", "user.name", "G")]),
+    # --global writes the home's .gitconfig ($HOME is the sandbox's own, not the workspace)
+    case("config_global", git("config", "--global", "--get", "user.name"),
+         setup=BASE + [git("config", "--global", "user.name", "G")]),
+    case("config_global_not_in_workspace", ["ls", "-A"],
+         setup=BASE + [git("config", "--global", "user.name", "G")]),
     case("config_unset", git("config", "--get", "alpha.beta"), setup=BASE + [
         git("config", "alpha.beta", "gamma"), git("config", "--unset", "alpha.beta")]),
     case("config_identity_from_repo", git("log", "--format=%an %ae"), setup=[

@@ -49,6 +49,13 @@ CASES = [
     c("P_z_space", ["grep", "-zcP", "a\\s", "nul.txt"]),
     c("P_empty_file", ["grep", "-cP", ".*", "empty.txt", "ws.txt"]),
     c("P_bad_utf8", ["grep", "-anP", "plain|tail", "bad.txt"]),
+    # an invalid UTF-8 byte matches nothing, not even . or a negated class (PCRE2's invalid-UTF
+    # mode in GNU grep); a match never runs across one
+    c("P_bad_dot", ["grep", "-aP", "caf.", "bad.txt"]),
+    c("P_bad_negated_o", ["grep", "-aoP", "[^a-z]+", "bad.txt"]),
+    c("P_bad_anchor", ["grep", "-caP", "ok$|^ tail", "bad.txt"]),
+    c("P_bad_binary", ["grep", "-P", "plain|tail", "bad.txt"]),
+    c("P_bad_count", ["grep", "-cP", "\\W", "bad.txt"]),
     # -- grep -G/-E/-F ---------------------------------------------------------------------------
     c("E_space_class", ["grep", "-nE", "[[:space:]]+$", "crlf.txt", "nofinal.txt", "ws.txt", "f.py"]),
     c("E_blank_lines", ["grep", "-nE", "^[[:space:]]*$", "crlf.txt", "ws.txt", "f.py"]),

@@ -20,6 +20,7 @@ def sq(name, *args, stdin=None, files=None, setup=True):
 
 
 Q = "select * from t"
+MANY = 'create table table_number_1(a unique, b); create table table_number_2(a unique, b); create table table_number_3(a unique, b); create table table_number_4(a unique, b); create table table_number_5(a unique, b); create table table_number_6(a unique, b); create table table_number_7(a unique, b); create table table_number_8(a unique, b); create table table_number_9(a unique, b); create table table_number_10(a unique, b); create table table_number_11(a unique, b); create table table_number_12(a unique, b); create table table_number_13(a unique, b); create table table_number_14(a unique, b); create table table_number_15(a unique, b); create table table_number_16(a unique, b); create table table_number_17(a unique, b); create table table_number_18(a unique, b); create table table_number_19(a unique, b); create table table_number_20(a unique, b); create table table_number_21(a unique, b); create table table_number_22(a unique, b); create table table_number_23(a unique, b); '
 CASES = [
     sq("list", "db.sqlite", Q),
     sq("list_header", "-header", "db.sqlite", Q),
@@ -96,4 +97,23 @@ CASES = [
     sq("json_funcs", ":memory:", "select json_object('a', 1, 'b', json_array(1, 2))"),
     sq("group_order", "db.sqlite", "select count(*), max(a), min(b) from t"),
     sq("vacuum", "db.sqlite", "vacuum", "select count(*) from u"),
+    # -- option order: -column leaves the header setting alone (issue 13) ----------------------
+    sq("header_column", "-header", "-column", "db.sqlite", Q),
+    sq("column_noheader", "-column", "-noheader", "db.sqlite", Q),
+    sq("noheader_box", "-noheader", "-box", "db.sqlite", "select * from u"),
+    sq("noheader_markdown", "-noheader", "-markdown", "db.sqlite", "select * from u"),
+    sq("header_table", "-header", "-table", "db.sqlite", "select * from u"),
+    sq("header_csv", "-header", "-csv", "db.sqlite", "select * from u"),
+    sq("header_line", "-header", "-line", "db.sqlite", "select * from u"),
+    sq("noheader_mode_column", "-noheader", "db.sqlite", ".mode column", "select * from u"),
+    sq("headers_off_mode_column", "db.sqlite", ".headers off", ".mode column", "select * from u"),
+    sq("column_flag_mode_list", "-header", "-column", "db.sqlite", ".mode list", "select * from u"),
+    # -- .tables / .indexes: sqlite 3.40's column layout --------------------------------------
+    sq("tables_columns", "db.sqlite", MANY + "create view vv as select 1", ".tables"),
+    sq("tables_columns_pattern", "db.sqlite", MANY, ".tables table_number_1%"),
+    sq("tables_no_match", "db.sqlite", ".tables nomatch"),
+    sq("tables_temp", "db.sqlite", "create temp table tmp1(x)", ".tables"),
+    sq("indexes_columns", "db.sqlite", MANY + "create index idx_zz on t(b)", ".indexes"),
+    sq("indexes_table", "db.sqlite", "create index ib on t(b)", ".indexes t"),
+    sq("indexes_no_match", "db.sqlite", ".indexes nomatch"),
 ]

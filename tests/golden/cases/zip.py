@@ -47,6 +47,12 @@ CASES = [
     dict(name="zip_verbose_dirs", argv=["zip", "-r", "new.zip", "src/y"]),
     dict(name="zip_junk_paths", argv=["zip", "-j", "new.zip", "src/x.txt", "src/y/z.txt"]),
     dict(name="zip_update", argv=["zip", "z.zip", "src/x.txt"]),
+    # 'zip - FILES' streams the archive to stdout (messages on stderr)
+    dict(name="zip_stdout", script=("zip -q - src/x.txt src/y/z.txt > s.zip; echo $?; "
+                                  "unzip -l s.zip; unzip -p s.zip src/y/z.txt; ls")),
+    dict(name="zip_stdout_messages", script=("zip -r - src > s.zip; unzip -l s.zip")),
+    dict(name="zip_stdout_missing", script=("zip - nofile | wc -c")),
+    dict(name="zip_stdout_quiet_missing", script=("zip -q - src/x.txt nofile | od -An -tx1 -N4; zip - src | od -An -c -N2")),
 ]
 for _c in CASES:
     _c.setdefault("files", FILES)

@@ -55,7 +55,7 @@ SETUPS: dict[str, list] = {
 
 
 def case(name: str, argv: list[str], *, setup=None, files=None, env=None, cwd=None,
-         extra_setup=None, stdin=None) -> dict:
+         extra_setup=None, stdin=None, fixture=None) -> dict:
     if setup is None:
         steps = list(BASE)
     elif isinstance(setup, str):
@@ -66,10 +66,14 @@ def case(name: str, argv: list[str], *, setup=None, files=None, env=None, cwd=No
         steps += extra_setup
     SETUPS[name] = steps
     full_env = dict(ENV, **(env or {}))
-    c = dict(name=name, argv=argv, setup=steps, files=FILES if files is None else files,
+    if files is None:
+        files = {} if fixture is not None else FILES
+    c = dict(name=name, argv=argv, setup=steps, files=files,
              env={k: v for k, v in full_env.items() if v is not None})
     if cwd:
         c["cwd"] = cwd
     if stdin is not None:
         c["stdin"] = stdin
+    if fixture is not None:
+        c["fixture"] = fixture
     return c

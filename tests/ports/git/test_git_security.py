@@ -325,7 +325,8 @@ def test_host_global_config_never_read(inst, tree, monkeypatch):
     # --global writes the virtual HOME's .gitconfig only
     r = g(inst, "config", "--global", "user.name", "Virtual Name")
     assert r.status == 0, r.err
-    assert inst.shell.fs.read_bytes("/batch/.gitconfig").count(b"Virtual Name") == 1
+    assert inst.shell.fs.read_bytes("/home/user/.gitconfig").count(b"Virtual Name") == 1
+    assert not inst.shell.fs.exists("/batch/.gitconfig")  # never in the workspace
     env = {k: None for k in ()}
     del env
     r = run_cmd(inst, ["git", "config", "user.name"])

@@ -1,0 +1,37 @@
+"""What to tell an agent when a command it typed is not there: one table (the README shows it).
+
+``bash``-like ``pysh: NAME: command not found`` stays the first line; the hint is a second
+line, ``pysh: hint: ...``, naming the nearest thing pysh has. Only names in this table get
+one: a guess at a typo would change what scripts compared with bash print.
+"""
+
+from __future__ import annotations
+
+NO_NETWORK = "no network in this sandbox"
+NO_HOST = "the sandbox runs no host programs"
+NO_INSTALL = "nothing can be installed in the sandbox; " + NO_HOST
+EDIT = "no interactive editor: edit with sed -i, patch, or cat > FILE <<'EOF'"
+
+# (names, hint): the order is the README's
+TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("curl", "wget", "http", "ssh", "scp", "nc", "ping", "ftp"), NO_NETWORK),
+    (("make", "cmake", "ninja", "gcc", "cc", "g++", "clang", "cargo", "rustc", "go", "javac",
+      "java", "docker", "podman", "kubectl", "systemctl"), NO_HOST),
+    (("pip", "pip3", "pipx", "uv", "poetry", "conda", "npm", "npx", "yarn", "pnpm", "apt",
+      "apt-get", "dpkg", "yum", "dnf", "apk", "brew", "gem"), NO_INSTALL),
+    (("python", "python3", "node", "ruby", "php", "lua"),
+     NO_HOST + ": awk, sed, jq, bc and bash itself do the usual jobs"),
+    (("perl",), NO_HOST + ": sed -E, awk and grep -P cover most one-liners"),
+    (("vim", "vi", "nano", "emacs", "ed"), EDIT),
+    (("sudo", "su", "doas"), "one user in the sandbox: run the command without sudo"),
+    (("bzip2", "bunzip2", "xz", "unxz", "7z", "rar", "unrar"),
+     "archives here: tar (-z), gzip, zip and unzip"),
+    (("open", "xdg-open", "pbcopy", "pbpaste", "xclip"), "no desktop in the sandbox"),
+)
+
+HINTS: dict[str, str] = {name: hint for names, hint in TABLE for name in names}
+
+
+def hint_for(name: str) -> str | None:
+    """The hint line's text for a command that was not found, or None."""
+    return HINTS.get(name.rsplit("/", 1)[-1])
