@@ -232,14 +232,21 @@ def main(argv: list[str] | None = None) -> int:
         return main_n(["-c", o.command] if o.command is not None else ([o.file] if o.file else []))
     if (o.interactive and o.command is None and o.file is None) or (
             o.command is None and o.file is None and sys.stdin.isatty()):
-        from pysh.repl import run_repl
+        import signal
 
+        from pysh.repl import run_repl
+        from pysh.shellkit.tempdirs import install_signal_cleanup
+
+        install_signal_cleanup((signal.SIGTERM, signal.SIGHUP))  # ^C is the REPL's own
         return run_repl(o)
     try:
         ex = build_instance(o)
     except UsageError as e:
         sys.stderr.write(f"pysh: {e}\n")
         return 2
+    from pysh.shellkit.tempdirs import install_signal_cleanup
+
+    install_signal_cleanup()  # the instance's directories go on SIGTERM, SIGHUP, SIGINT
     if o.json:
         return _run_json(o, ex)
     return _run_batch(o, ex)

@@ -250,14 +250,13 @@ def main(argv) -> int:
         sys.stderr.write(f"pysh mcp: {e}\n")
         return 2
     server, sandboxes = build_server(options)
-    import signal
-
     import anyio
 
-    def on_term(signum, frame):
-        raise SystemExit(0)  # unwind, so that every session's sandbox directories are removed
+    from pysh.shellkit.tempdirs import install_signal_cleanup
 
-    signal.signal(signal.SIGTERM, on_term)
+    # SIGTERM/SIGHUP/SIGINT: every session's sandbox directories go, then the server ends
+    # by the signal (a worker thread stuck in a call cannot hold the exit up)
+    install_signal_cleanup()
     try:
         if http is None:
             anyio.run(server.run_stdio_async)

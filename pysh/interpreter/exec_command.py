@@ -18,7 +18,12 @@ from collections.abc import Iterable, Mapping
 
 from pysh.interpreter.filesystems import MountedFileSystem
 from pysh.shellkit import Budget, CommandRegistry, Confinement, Limits, Mount, MountTable, Shell
-from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
+from pysh.shellkit.tempdirs import (
+    make_instance_dir,
+    remove_instance_dir,
+    sweep_stale,
+    system_temp_root,
+)
 
 TEMP_PREFIX = "swiftbash-"
 WORKSPACE_PREFIX = "pysh-workspace-"
@@ -47,7 +52,7 @@ def synthetic_env(workspace: str, home: str = HOME) -> dict[str, str]:
 
 def _remove(path: str | None) -> None:
     if path:
-        remove_tree(path)  # fd-based: symlinks planted inside are removed, never followed
+        remove_instance_dir(path)  # fd-based: symlinks planted inside are removed, never followed
 
 
 def _cleanup(table: MountTable | None, temp_dir: str | None, workspace_dir: str | None,
@@ -95,15 +100,14 @@ class ExecCommand:
         if self._finalizer is not None:
             raise RuntimeError("sandbox instance already open")
         root = system_temp_root()
-        temp_dir = os.path.join(root, f"{TEMP_PREFIX}{new_uuid()}")
-        os.mkdir(temp_dir, 0o700)
+        sweep_stale()  # once per process: the dirs of runs that were SIGKILLed
+        temp_dir = make_instance_dir(root, TEMP_PREFIX)
         ephemeral = eph_home = None
         table = None
         try:
             ws_host = self.workspace_dir
             if ws_host is None:
-                ephemeral = os.path.join(root, f"{WORKSPACE_PREFIX}{new_uuid()}")
-                os.mkdir(ephemeral, 0o700)
+                ephemeral = make_instance_dir(root, WORKSPACE_PREFIX)
                 ws_host = ephemeral
             mounts = [Mount(self.workspace, ws_host, self.read_only), Mount("/tmp", temp_dir),
                       *self.extra_mounts]
@@ -112,8 +116,7 @@ class ExecCommand:
                 if home_host is not None and not os.path.isdir(home_host):
                     os.makedirs(home_host, 0o700)  # a home to keep: made on first use
                 if home_host is None:
-                    eph_home = os.path.join(root, f"{HOME_PREFIX}{new_uuid()}")
-                    os.mkdir(eph_home, 0o700)
+                    eph_home = make_instance_dir(root, HOME_PREFIX)
                     home_host = eph_home
                 mounts.append(Mount(self.home, home_host))
             table = MountTable(mounts)

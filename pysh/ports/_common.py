@@ -174,7 +174,7 @@ def _memfd(data: bytes) -> int:
     """A read-only-in-use anonymous file holding ``data`` (a materialized pipe)."""
     fd = os.memfd_create("pysh-pipe", os.MFD_CLOEXEC)
     try:
-        write_all(fd, data)
+        write_all(fd, data, None)  # private scratch, not a sandbox file
         os.lseek(fd, 0, os.SEEK_SET)
     except OSError:
         os.close(fd)

@@ -365,14 +365,14 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
             if _stat.S_ISREG(st.st_mode):
                 shell.budget.check_string(st.st_size)
             else:
-                fd = _scratch_fd(_common.read_file(shell, name))
+                fd = _common._memfd(_common.read_file(shell, name))
                 fds.append(fd)
             path = f"/dev/fd/{fd}"
             fnames[path] = name
             inputs.append(path)
         stdin_path = None
         if need_stdin:
-            mfd = _scratch_fd(await _read_stdin(shell))
+            mfd = _common._memfd(await _read_stdin(shell))
             fds.append(mfd)
             stdin_path = f"/dev/fd/{mfd}"
             fnames[stdin_path] = "<stdin>"  # what jq 1.6 reports (1.7+ says null)
@@ -482,14 +482,6 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
         for fd in fds:
             os.close(fd)
         keep.clear()
-
-
-def _scratch_fd(data: bytes) -> int:
-    """A private in-memory file holding ``data`` (read from its start)."""
-    mfd = os.memfd_create("jq-input", os.MFD_CLOEXEC)
-    _common.write_all(mfd, data, None)  # private scratch, not a sandbox file
-    os.lseek(mfd, 0, os.SEEK_SET)
-    return mfd
 
 
 async def _read_stdin(shell: Shell) -> bytes:
