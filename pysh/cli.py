@@ -25,6 +25,13 @@ sandbox options:
   --read-only              mount the workspace read-only
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        wall-clock limit for the run (exit 124)
+  --strict                 the tight limits of Limits.strict() (30 s, 1 MiB of output
+                           per stream, 64 MiB per file, 256 MiB written...)
+  --limit NAME=VALUE       set one limit (repeatable): a field of pysh.Limits, e.g.
+                           max_file_size=16M, max_commands=100000, timeout=5;
+                           sizes take K/M/G (binary); `none` lifts it. Past
+                           max_output_bytes (default 64M per stream) the run's
+                           stdout/stderr stop as on a closed pipe
   --commands MODULE        load extra in-process commands from a Python module
   --json                   print one JSON object with stdout, stderr, status
   --name NAME              the shell's own name: $0 for -c and stdin scripts, and
@@ -51,6 +58,8 @@ class Options:
         self.read_only = False
         self.env: dict[str, str] = {}
         self.timeout: float | None = None
+        self.strict: bool | None = None  # None: the face's default
+        self.limits: dict[str, float | int | None] = {}  # --limit NAME=VALUE
         self.commands: list[str] = []
         self.json = False
         self.set_on: set[str] = set()
@@ -123,6 +132,16 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
                 raise UsageError(f"--timeout: invalid number: {v}") from None
             if o.timeout <= 0:
                 raise UsageError("--timeout: must be positive")
+        elif a == "--strict" or a == "--no-strict":
+            o.strict = a == "--strict"
+        elif name == "--limit":
+            from pysh.shellkit.limits import Limits
+
+            try:
+                k, v = Limits.parse_setting(value(name))
+            except ValueError as e:
+                raise UsageError(f"--limit: {e}") from None
+            o.limits[k] = v
         elif name == "--commands":
             o.commands.append(value(name))
         elif name == "--name":
@@ -177,7 +196,7 @@ def build_instance(o: Options):
     """The ExecCommand for these options (not yet opened)."""
     from pysh.commands import default_registry
     from pysh.interpreter import ExecCommand
-    from pysh.shellkit import Limits, Mount, MountError
+    from pysh.shellkit import Mount, MountError
 
     registry = default_registry()
     registry.load_entry_points(lazy=True)
@@ -187,9 +206,19 @@ def build_instance(o: Options):
         mounts = [Mount(v, h, ro) for h, v, ro in o.mounts]
     except MountError as e:
         raise UsageError(str(e)) from None
-    limits = Limits(timeout=o.timeout)
     return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
-                       limits=limits, registry=registry, home_dir=o.home)
+                       limits=limits_of(o), registry=registry, home_dir=o.home)
+
+
+def limits_of(o: Options):
+    """The Limits these options ask for: --strict (or the defaults), then each --limit, then
+    --timeout."""
+    from pysh.shellkit import Limits
+
+    limits = (Limits.strict() if o.strict else Limits()).with_(**o.limits)
+    if o.timeout is not None:
+        limits = limits.with_(timeout=o.timeout)
+    return limits
 
 
 def load_command_module(registry, module: str) -> None:
@@ -293,7 +322,9 @@ def _run_batch(o: Options, ex) -> int:
     try:
         session = make_session(ex)
         stdin = FdInput(0)
-        fds = {0: stdin, 1: FdOutput(1), 2: FdOutput(2)}
+        cap = ex.limits.max_output_bytes
+        out, err = FdOutput(1, limit=cap), FdOutput(2, limit=cap)
+        fds = {0: stdin, 1: out, 2: err}
         argv0 = _script_name(o.file, ex) if o.file is not None else (
             o.args[0] if o.command is not None and o.args else o.name)
         args = o.args[1:] if o.command is not None else o.args
@@ -321,8 +352,20 @@ def _run_batch(o: Options, ex) -> int:
             return anyio.run(run_main, interp, body)
         except KeyboardInterrupt:
             return 130
+        finally:
+            for name, s in (("stdout", out), ("stderr", err)):
+                if s.truncated:  # said past the cap: the run must not end silently short
+                    _say(f"{o.name}: {name}: limit exceeded ({cap} bytes): the rest was not "
+                         "written\n")
     finally:
         ex.close()
+
+
+def _say(text: str) -> None:
+    try:
+        os.write(2, text.encode("utf-8", "surrogateescape"))
+    except OSError:
+        pass
 
 
 async def _run_text(interp, text: str, error_prefix) -> int:

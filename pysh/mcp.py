@@ -38,6 +38,11 @@ options:
   --read-only              mount the workspace read-only
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        default wall-clock limit of one tool call (default 120)
+  --limit NAME=VALUE       set one limit (repeatable; a field of pysh.Limits, sizes
+                           with K/M/G, `none` lifts it)
+  --no-strict              start from the default limits instead of the strict ones
+                           (the server's callers are untrusted: by default every
+                           limit is Limits.strict()'s, but the timeout is 120 s)
   --commands MODULE        load extra in-process commands from a Python module
   --http [HOST:]PORT       serve Streamable HTTP at http://HOST:PORT/mcp
                            (HOST defaults to 127.0.0.1)
@@ -87,7 +92,9 @@ def parse_args(argv):
         raise _UsageError(str(e)) from None
     if o.command is not None or o.file is not None or o.interactive or o.json or o.noexec:
         raise _UsageError("mcp takes sandbox options only (no script, -c, -i, -n or --json)")
-    if o.timeout is None:
+    if o.strict is None:
+        o.strict = True  # the callers are untrusted: Limits.strict() unless told otherwise
+    if o.timeout is None and "timeout" not in o.limits:
         o.timeout = DEFAULT_TIMEOUT
     return o, http
 
@@ -190,6 +197,10 @@ def build_server(options, sandbox_factory=None):
     async def write_file(path: str, content: str, ctx: Context) -> CallToolResult:
         sb = sandboxes.get(session_of(ctx))
         data = content.encode("utf-8")
+        cap = sb.limits.max_file_size  # the caller's file obeys the script's file limit
+        if cap is not None and len(data) > cap:
+            return text_result(f"write_file: {path}: file size: limit exceeded ({cap} bytes)\n",
+                               True)
         try:
             sb.fs.write_bytes(path, data)
         except FileSystemError as e:

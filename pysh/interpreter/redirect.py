@@ -15,6 +15,7 @@ from pysh.shellkit import (
     encode,
 )
 from pysh.shellkit.confine import STREAM
+from pysh.shellkit.streams import door_cap
 
 _INPUT_OPS = {"<", "<>", "<<", "<<-", "<<<", "<&"}
 
@@ -25,6 +26,7 @@ class DuplexFile(InputStream, OutputStream):
     def __init__(self, f) -> None:
         InputStream.__init__(self)
         self.file = f
+        self.cap = door_cap(f, self.cap)
 
     async def _fill(self) -> bytes:
         try:

@@ -11,8 +11,8 @@ from pysh.interpreter import builtins_vars as _builtins_vars  # noqa: F401,E402
 from pysh.interpreter.builtins_core import BUILTINS
 from pysh.interpreter.errors import ExitShell
 from pysh.interpreter.exec_command import USER, ExecCommand
-from pysh.interpreter.runner import Interp, Session
-from pysh.shellkit import Budget, InputStream, Interrupted, LimitExceeded
+from pysh.interpreter.runner import STATUS_SIGPIPE, Interp, Session
+from pysh.shellkit import BrokenPipe, Budget, InputStream, Interrupted, LimitExceeded
 
 
 def make_session(ex: ExecCommand) -> Session:
@@ -104,6 +104,8 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
         return 130
     except ExitShell as e:
         status = e.status
+    except BrokenPipe:  # the shell's own stdout closed under a builtin: bash dies of SIGPIPE
+        return STATUS_SIGPIPE
     except BaseExceptionGroup as eg:  # noqa: F821 - a limit raised inside a task group
         limit = _first(eg, LimitExceeded)
         if limit is not None:
@@ -114,6 +116,8 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
         ex = _first(eg, ExitShell)
         if ex is not None:
             return ex.status
+        if _first(eg, BrokenPipe) is not None:
+            return STATUS_SIGPIPE
         await report(f"{interp.argv0}: internal error ({_describe(eg)})\n")
         return 1
     except Exception as e:  # noqa: BLE001 - never a traceback in the script's output

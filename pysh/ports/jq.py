@@ -360,13 +360,9 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
                                        f"{os.strerror(errno.EISDIR)}\n"))
                 input_errors += 1
                 continue
-            # jq's C reader knows no limit: a file past the string limit is refused, and a
-            # device (/dev/zero, /dev/urandom) is read here, bounded, into private scratch.
-            if _stat.S_ISREG(st.st_mode):
-                shell.budget.check_string(st.st_size)
-            else:
-                fd = _common._memfd(_common.read_file(shell, name))
-                fds.append(fd)
+            # jq's C reader knows no limit: a file past the string limit is refused (a
+            # device comes as what it held, already bounded: _common.open_read)
+            shell.budget.check_string(st.st_size)
             path = f"/dev/fd/{fd}"
             fnames[path] = name
             inputs.append(path)

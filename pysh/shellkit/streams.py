@@ -2,11 +2,6 @@
 
 One byte model: pipes, files, here-docs and captures all carry ``bytes``.
 
-Every read that gathers "until something" (all of the input, a line, a record)
-stops past the stream's ``cap`` (the run's ``max_string_length``) with the
-clean string-limit error, and a long read lets the event loop run every
-megabyte, so ``read x < /dev/zero`` neither grows to gigabytes nor outlives
-its deadline, whichever command does the reading.
 Streams are async so that pipeline stages run concurrently on anyio with
 backpressure, and so that ``yes | head -n 1`` ends at once: a write to a
 :class:`Pipe` whose readers are all gone raises :class:`BrokenPipe`.
@@ -18,6 +13,12 @@ A stream object may be shared by several fd-table slots and processes (as
 Writers are unbuffered at this level (a write reaches the pipe buffer, the
 capture or the host fd at once), so commands should write in sizeable
 chunks; readers buffer.
+
+Every read that gathers "until something" (all of the input, a line, a record)
+stops past the stream's ``cap`` (the run's ``max_string_length``) with the
+clean string-limit error, and a long read lets the event loop run every
+megabyte (or 10 ms), so ``read x < /dev/zero`` neither grows to gigabytes nor outlives
+its deadline, whichever command does the reading.
 """
 
 from __future__ import annotations
@@ -313,15 +314,19 @@ class FdInput(InputStream):
                 pass
 
 
+def door_cap(f, default: int) -> int:
+    """The read cap of a file the door opened: its run's string limit (else ``default``)."""
+    budget = getattr(getattr(f, "raw", None), "budget", None)
+    return budget.limits.max_string_length if budget is not None else default
+
+
 class FileInput(InputStream):
     """Reads a binary file object (one opened through the FileSystem door)."""
 
     def __init__(self, f) -> None:
         super().__init__()
         self.file = f
-        budget = getattr(getattr(f, "raw", None), "budget", None)  # a door file's run
-        if budget is not None:
-            self.cap = budget.limits.max_string_length
+        self.cap = door_cap(f, self.cap)
 
     async def _fill(self) -> bytes:
         try:
@@ -380,14 +385,34 @@ class NullOutput(OutputStream):
 
 
 class FdOutput(OutputStream):
-    """Writes a host fd (the process's own stdout/stderr, or a file the door opened)."""
+    """Writes a host fd (the process's own stdout/stderr, or a file the door opened).
 
-    def __init__(self, fd: int, *, owned: bool = False) -> None:
+    With a ``limit`` (the CLI's max_output_bytes), the bytes past it are not written: the
+    write that reaches it writes what fits, then this and every later write raise
+    :class:`BrokenPipe`, as on a closed pipe, and ``truncated`` is set.
+    """
+
+    def __init__(self, fd: int, *, owned: bool = False, limit: int | None = None) -> None:
         super().__init__()
         self.fd = fd
         self.owned = owned
+        self.limit = limit
+        self.written = 0
+        self.truncated = False
 
     async def write(self, data: bytes) -> None:
+        if self.limit is not None:
+            room = self.limit - self.written
+            if len(data) > room:
+                self.truncated = True
+                if room > 0:
+                    await self._write(memoryview(data)[:room])
+                    self.written = self.limit
+                raise BrokenPipe()
+            self.written += len(data)
+        await self._write(data)
+
+    async def _write(self, data) -> None:
         view = memoryview(data)
         while view:
             try:

@@ -18,8 +18,8 @@ import json, sys, time
 from pysh import Limits, Sandbox
 
 for case in json.loads(sys.stdin.read()):
-    t0 = time.monotonic()
     with Sandbox(limits=Limits(**case["limits"])) as sb:
+        t0 = time.monotonic()
         r = sb.run(case["script"])
         elapsed = time.monotonic() - t0
         after = sb.run(case["after"]).stdout if case.get("after") else None

@@ -57,6 +57,18 @@ READS = {
     "tr-stdin": "tr -d x < /dev/zero | sort",
     "bash-stdin": "bash < /dev/zero",
     "sh-c-file": "sh /dev/zero",
+    "head-elide": "head -n -1 /dev/zero",
+    "tail-stdin": "tail -n 1 < /dev/zero",
+    "xxd-r": "xxd -r < /dev/zero",
+    "iconv": "iconv -f utf-8 -t utf-16 /dev/zero",
+    "sort-m": "sort -m /dev/zero /dev/zero",
+    "awk-getline": "awk 'BEGIN { getline x < \"/dev/zero\" }'",
+    "patch": "patch < /dev/zero",
+    "grep-f": "grep -f /dev/zero /dev/null",
+    "tar-t": "tar tf /dev/zero",
+    "unzip-l": "unzip -l /dev/zero",
+    "sqlite-read": "sqlite3 :memory: '.read /dev/zero'",
+    "cmp-procsub": "cmp <(yes) <(yes)",
 }
 
 LIM_W = dict(timeout=20.0, max_file_size=MIB, max_total_written=3 * MIB)
