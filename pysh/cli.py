@@ -241,7 +241,9 @@ def load_command_module(registry, module: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in ("--version", "-V"):
-        print(f"pysh {__version__}")
+        from pysh.shellkit import landlock
+
+        print(f"pysh {__version__}\n{landlock.describe()}")
         return 0
     if args and args[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
@@ -304,8 +306,6 @@ def _script_name(path: str, ex) -> str:
 
 
 def _run_batch(o: Options, ex) -> int:
-    import anyio
-
     from pysh.interpreter.toplevel import make_interp, make_session, run_main
     from pysh.shellkit import FdInput, FdOutput, MountError
 
@@ -331,13 +331,15 @@ def _run_batch(o: Options, ex) -> int:
         interp = make_interp(session, fds=fds, argv0=argv0, args=args)
         interp.opts |= o.set_on
         interp.opts -= o.set_off
-        interp.interactive = o.interactive
+        if o.interactive:
+            interp.become_interactive()
 
         async def body(it):
             from pysh.interpreter.syntax import CommandReader
 
             if o.command is not None:
                 it.invocation = "c"
+                it.assign("BASH_EXECUTION_STRING", o.command)
                 return await _run_text(it, o.command, lambda n: f"{argv0}: -c: line {n}")
             if source is not None:
                 it.script_path = argv0
@@ -345,11 +347,13 @@ def _run_batch(o: Options, ex) -> int:
             it.invocation = "stdin"
             reader = CommandReader(lambda: stdin.readline_blocking().decode("utf-8", "surrogateescape"),
                                    aliases=it.alias_table,
-                                   name=argv0, extglob=lambda: True)
+                                   name=argv0, extglob=it.extglob_on)
             return await it.run_reader(reader, error_prefix=lambda n: argv0)
 
         try:
-            return anyio.run(run_main, interp, body)
+            # the script runs on the instance's worker thread (restricted by the kernel floor
+            # where Linux has Landlock); this thread waits, takes the signals, cleans up
+            return ex.call(run_main, interp, body, interrupt=interp.budget.interrupt)
         except KeyboardInterrupt:
             return 130
         finally:
@@ -371,7 +375,7 @@ def _say(text: str) -> None:
 async def _run_text(interp, text: str, error_prefix) -> int:
     from pysh.interpreter.syntax import CommandReader
 
-    reader = CommandReader(text, name=interp.argv0, extglob=lambda: True,
+    reader = CommandReader(text, name=interp.argv0, extglob=interp.extglob_on,
                            aliases=interp.alias_table)
     return await interp.run_reader(reader, error_prefix=error_prefix)
 

@@ -151,17 +151,27 @@ GIT: dict[str, str] = {
     "git": "pysh.ports.git:main",
 }
 
+# -- python3: CPython on WebAssembly, files through door A (pysh.ports.python) ---------
+PYTHON: dict[str, str] = {
+    "python3": "pysh.ports.python:main",
+    "python": "pysh.ports.python:main",
+    "python3.12": "pysh.ports.python:main",
+}
+
 
 # -- the shells themselves (run by the interpreter; listed so PATH lookups find them) ----
 SHELLS: dict[str, str] = {
     "bash": "pysh.interpreter.shellcmd:command",
     "sh": "pysh.interpreter.shellcmd:command",
+    # coreutils' test and [ (/usr/bin/test, env test, find -exec test): the builtin does it
+    "test": "pysh.interpreter.shellcmd:command",
+    "[": "pysh.interpreter.shellcmd:command",
 }
 
 
 def default_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, SHELLS):
+    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, PYTHON, SHELLS):
         table.update(block)
     return table
 

@@ -183,9 +183,13 @@ def build_server(options, sandbox_factory=None):
     async def read_file(path: str, ctx: Context) -> CallToolResult:
         sb = sandboxes.get(session_of(ctx))
         cap = sb.limits.max_output_bytes
-        try:
+
+        def read() -> bytes:
             with sb.fs.open(path, "rb") as f:
-                data = f.read(cap + 1 if cap is not None else -1)
+                return f.read(cap + 1 if cap is not None else -1)
+
+        try:
+            data = await sb._on_worker(read)  # the session's thread: its kernel floor, its turn
         except FileSystemError as e:
             return text_result(f"read_file: {e}\n", True)
         text = data.decode("utf-8", "replace")
@@ -201,11 +205,17 @@ def build_server(options, sandbox_factory=None):
         if cap is not None and len(data) > cap:
             return text_result(f"write_file: {path}: file size: limit exceeded ({cap} bytes)\n",
                                True)
+
+        def write() -> str:
+            fs = sb.fs
+            fs.write_bytes(path, data)
+            return fs.abspath(path)
+
         try:
-            sb.fs.write_bytes(path, data)
+            where = await sb._on_worker(write)
         except FileSystemError as e:
             return text_result(f"write_file: {e}\n", True)
-        return text_result(f"wrote {len(data)} bytes to {sb.fs.abspath(path)}\n", False)
+        return text_result(f"wrote {len(data)} bytes to {where}\n", False)
 
     server.add_tool(bash, name="bash", description=TOOL_DESCRIPTION,
                     annotations=ToolAnnotations(title="Run bash in the sandbox", open_world_hint=False))

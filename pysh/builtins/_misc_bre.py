@@ -232,16 +232,3 @@ def compile_bre(p: str, flags: int = 0):
     except regex.error as e:
         raise BREError("Invalid regular expression") from e
 
-
-def guarded(method, *args, budget=None):
-    """Call a regex method with the run's remaining time as its timeout, in slices."""
-    slice_ = 1.0
-    while True:
-        rem = budget.remaining() if budget is not None else None
-        t = slice_ if rem is None else min(max(rem, 0.01), slice_)
-        try:
-            return method(*args, timeout=t)
-        except TimeoutError:
-            if budget is not None:
-                budget.check()
-            slice_ *= 2

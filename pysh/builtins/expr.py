@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
-from pysh.builtins._misc_bre import BREError, compile_bre, guarded
+from pysh.builtins._misc_bre import BREError, compile_bre
 from pysh.builtins._misc_util import print_help, quote, usage_error
 from pysh.shellkit import Shell
+from pysh.shellkit.regex import guarded
 from pysh.shellkit.text import encode
 
 HELP = """\

@@ -39,6 +39,7 @@ from pysh.builtins._fileutil import bracket as _bracket
 from pysh.builtins._fileutil import lstat as xlstat
 from pysh.builtins._fileutil import stat as xstat
 from pysh.shellkit import FileSystemError
+from pysh.shellkit.regex import RegexError, compile_python
 from pysh.shellkit.text import encode
 
 HELP = """
@@ -518,10 +519,13 @@ def p_lname(p: Parser, t: str) -> Node:
 
 def p_regex(p: Parser, t: str) -> Node:
     pat = p.arg(t)
+    icase = t == "-iregex"
     try:
-        rx = re.compile(regex_to_python(pat, p.ctx.regextype),
-                        re.DOTALL | (re.IGNORECASE if t == "-iregex" else 0))
-    except (re.error, ValueError):
+        text = regex_to_python(pat, p.ctx.regextype)
+        re.compile(text, re.DOTALL | (re.IGNORECASE if icase else 0))
+        # matched on the regex engine with the run's deadline ('\(a\|aa\)*b' backtracks)
+        rx = compile_python(text, icase=icase, dotall=True, budget=p.ctx.shell.budget)
+    except (re.error, ValueError, RegexError):
         raise FindError(f"Invalid regular expression {_lq(pat)}") from None
     m = rx.fullmatch
     return pred(t, lambda it: m(it.path) is not None)

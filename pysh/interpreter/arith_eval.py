@@ -26,7 +26,7 @@ class ArithRuntimeError(Exception):
 
 def _div_token(text: str, op: str) -> str:
     i = text.rfind(op)
-    return text[i + len(op):] if i >= 0 else text
+    return text[i + len(op):].lstrip(" \t\n") if i >= 0 else text
 
 
 class ArithEvaluator:
@@ -109,7 +109,7 @@ class ArithEvaluator:
             return to_int64(a * b)
         if op in ("/", "%"):
             if b == 0:
-                expr = self.text.strip(" \t\n")
+                expr = self.text.lstrip(" \t\n")  # (bash keeps the trailing blanks)
                 raise ArithRuntimeError(
                     f'{expr}: division by 0 (error token is "{_div_token(self.text, op)}")')
             if a == -0x8000000000000000 and b == -1:
@@ -120,7 +120,7 @@ class ArithEvaluator:
             return to_int64(q) if op == "/" else to_int64(a - q * b)
         if op == "**":
             if b < 0:
-                expr = self.text.strip(" \t\n")
+                expr = self.text.lstrip(" \t\n")  # (bash keeps the trailing blanks)
                 raise ArithRuntimeError(
                     f'{expr}: exponent less than 0 (error token is "{_div_token(self.text, "**")}")')
             return to_int64(pow(a, b, 1 << 64))

@@ -28,6 +28,23 @@ def builtin(*names):
     return deco
 
 
+async def option_letters(interp, name: str, args: list[str], allowed: str, usage: str):
+    """A builtin's single-letter options: (the letters, the operands), or None after
+    bash's invalid-option message and usage line (the caller returns 2)."""
+    flags: set[str] = set()
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            return flags, args[1:]
+        for c in args[0][1:]:
+            if c not in allowed:
+                await interp.diag(f"{name}: -{c}: invalid option")
+                await interp.err(f"{name}: usage: {usage}\n")
+                return None
+            flags.add(c)
+        args = args[1:]
+    return flags, args
+
+
 async def usage_error(interp, name: str, message: str, status: int = 2) -> int:
     await interp.diag(f"{name}: {message}")
     return status
@@ -60,10 +77,15 @@ async def b_exit(interp, argv):
             await interp.diag(f"exit: {argv[1]}: numeric argument required")
             raise ExitShell(2)
         if len(argv) > 2:
-            await interp.diag("exit: too many arguments")
-            return 1
+            await _too_many(interp, "exit")
         raise ExitShell(n & 0xFF)
     raise ExitShell(interp.status)
+
+
+async def _too_many(interp, name: str):
+    """bash's get_numeric_arg: more than one number gives up the input line (DISCARD)."""
+    await interp.diag(f"{name}: too many arguments")
+    raise AbortLine(1, discard=True)
 
 
 @builtin("return")
@@ -76,6 +98,8 @@ async def b_return(interp, argv):
         if n is None:
             await interp.diag(f"return: {argv[1]}: numeric argument required")
             raise ReturnFromFunction(2)
+        if len(argv) > 2:
+            await _too_many(interp, "return")
         raise ReturnFromFunction(n & 0xFF)
     raise ReturnFromFunction(interp.status)
 
@@ -142,13 +166,18 @@ async def b_printf(interp, argv):
     var = None
     if args and args[0] == "-v":
         if len(args) < 2:
-            return await usage_error(interp, "printf", "-v: option requires an argument")
+            await interp.diag("printf: -v: option requires an argument")
+            await interp.err("printf: usage: printf [-v var] format [arguments]\n")
+            return 2
         var = args[1]
         args = args[2:]
+        if not _valid_var_name(var):
+            await interp.diag(f"printf: `{var}': not a valid identifier")
+            return 2
     if args and args[0] == "--":
         args = args[1:]
     if not args:
-        await interp.diag("printf: usage: printf [-v var] format [arguments]")
+        await interp.err("printf: usage: printf [-v var] format [arguments]\n")
         return 2
     fmt, rest = args[0], args[1:]
     text, errors = printf(fmt, rest, tz=interp.env().get("TZ"),
@@ -156,6 +185,7 @@ async def b_printf(interp, argv):
     interp.budget.check_string(len(text))
     for e in errors:
         await interp.diag(f"printf: {e}")
+    errors = [e for e in errors if not e.startswith("warning: ")]  # (no failure for those)
     if var is not None:
         text = canonical_bytes(text)
         if "[" in var and var.endswith("]"):
@@ -166,6 +196,12 @@ async def b_printf(interp, argv):
     else:
         await interp.out(text)
     return 1 if errors else 0
+
+
+def _valid_var_name(name: str) -> bool:
+    from pysh.interpreter.state import valid_ref_name
+
+    return valid_ref_name(name)
 
 
 # -- directories ---------------------------------------------------------------------------
@@ -427,7 +463,7 @@ async def b_source(interp, argv):
             if fs.is_dir(c):
                 err = FileSystemError(21, c)
                 continue
-            data = fs.read_bytes(c)  # a regular file or a device (. /dev/null)
+            data = await interp.read_named_file(c)  # a file, a device, a <(cmd) pipe
             break
         except FileSystemError as e:
             err = err or e
@@ -525,14 +561,14 @@ async def b_command(interp, argv):
     if not args:
         return 0
     if mode is not None:
-        status = 0
+        found = 0  # bash: success when any of the names was found
         for name in args:
             desc = describe(interp, name)
             if desc is None:
                 if mode == "V":
                     await interp.diag(f"command: {name}: not found")
-                status = 1
                 continue
+            found += 1
             kind, detail = desc
             if mode == "v":
                 if kind == "alias":
@@ -541,10 +577,10 @@ async def b_command(interp, argv):
                     await interp.out((detail if kind == "file" else name) + "\n")
             else:
                 await interp.out(_describe_text(interp, name, kind, detail) + "\n")
-        return status
+        return 0 if found else 1
     name = args[0]
     b = interp.session.builtins.get(name)
-    if b is not None and name not in _SHELL_COMMANDS:
+    if b is not None and name not in _SHELL_COMMANDS and name not in interp.disabled_builtins:
         return await b(interp, args)
     if default_path:
         # command -p: look the name up in the standard PATH, not $PATH
@@ -604,7 +640,8 @@ def describe(interp, name: str):
         return ("keyword", None)
     if name in interp.funcs:
         return ("function", interp.funcs[name])
-    if name in interp.session.builtins and name not in _SHELL_COMMANDS:
+    if name in interp.session.builtins and name not in _SHELL_COMMANDS and \
+            name not in interp.disabled_builtins:
         return ("builtin", None)
     if "/" in name:
         import os
@@ -676,12 +713,22 @@ async def b_type(interp, argv):
         elif "p" in flags:
             if kind == "file":
                 await interp.out(detail + "\n")
+        elif "a" in flags:  # every meaning, in the order bash looks them up
+            kinds = []
+            if name in interp.aliases:
+                kinds.append(("alias", interp.aliases[name]))
+            if name in KEYWORDS:
+                kinds.append(("keyword", None))
+            if name in interp.funcs:
+                kinds.append(("function", interp.funcs[name]))
+            if name in interp.session.builtins and name not in _SHELL_COMMANDS and \
+                    name not in interp.disabled_builtins:
+                kinds.append(("builtin", None))
+            kinds += [("file", p) for p in interp.find_all_commands(name)]
+            for k, d in kinds or [(kind, detail)]:
+                await interp.out(_describe_text(interp, name, k, d) + "\n")
         else:
             await interp.out(_describe_text(interp, name, kind, detail) + "\n")
-            if "a" in flags and kind != "file":
-                found = interp.find_command(name)
-                if found:
-                    await interp.out(f"{name} is {found[1]}\n")
     return status
 
 
@@ -709,30 +756,86 @@ async def b_hash(interp, argv):
 
 @builtin("enable")
 async def b_enable(interp, argv):
-    if len(argv) == 1 or "-a" in argv or "-p" in argv:
-        await interp.out("".join(f"enable {n}\n" for n in sorted(interp.session.builtins)))
-    return 0
+    got = await option_letters(interp, "enable", argv[1:], "adfnps",
+                               "enable [-a] [-dnps] [-f filename] [name ...]")
+    if got is None:
+        return 2
+    flags, args = got
+    if "f" in flags or "d" in flags:
+        await interp.diag("enable: loading builtins from shared objects is not supported")
+        return 1
+    off = interp.disabled_builtins
+    names = sorted(n for n in interp.session.builtins if n not in _SHELL_COMMANDS)
+    if not args:
+        for n in names:
+            disabled = n in off
+            if "a" in flags or ("n" in flags) == disabled:
+                await interp.out(f"enable {'-n ' if disabled else ''}{n}\n")
+        return 0
+    status = 0
+    for n in args:
+        if n not in interp.session.builtins or n in _SHELL_COMMANDS:
+            await interp.diag(f"enable: {n}: not a shell builtin")
+            status = 1
+        elif "n" in flags:
+            off.add(n)
+        else:
+            off.discard(n)
+    return status
 
 
 @builtin("help")
 async def b_help(interp, argv):
-    names = sorted(interp.session.builtins)
-    topics = [a for a in argv[1:] if not a.startswith("-")]
-    if not topics:
+    from pysh.interpreter import pattern as pat
+    from pysh.interpreter.help_table import HELP_TOPICS
+
+    got = await option_letters(interp, "help", argv[1:], "dms", "help [-dms] [pattern ...]")
+    if got is None:
+        return 2
+    flags, args = got
+    mode = next((c for c in "dms" if c in flags), "")
+    if not args:
+        names = sorted(interp.session.builtins)
         await interp.out("pysh: a bash-compatible shell running in a sandbox. Builtins:\n"
                          + " ".join(names) + "\n")
         return 0
-    from pysh.interpreter import pattern as pat
-
-    status = 0
-    for t in topics:
-        hits = [n for n in names if pat.match(t + "*", n)]
+    out = []
+    if pat.has_glob(args[0]):
+        out.append("Shell commands matching keyword" + ("s" if len(args) > 1 else "")
+                   + " `" + ", ".join(args) + "'\n\n")
+    found = 0
+    for t in args:
+        # bash: exact names and pattern matches first; failing those, names t begins
+        hits = [row for row in HELP_TOPICS if row[0] == t or pat.match(t, row[0])]
         if not hits:
-            await interp.diag(f"help: no help topics match `{t}'.  Try `help help' or `man -k {t}' or `info {t}'.")
-            status = 1
-            continue
-        await interp.out("".join(f"{n}: {n} [...]\n    the shell builtin {n}.\n" for n in hits))
-    return status
+            hits = [row for row in HELP_TOPICS if row[0].startswith(t)]
+        found += len(hits)
+        for name, synopsis, desc in hits:
+            if mode == "d":
+                out.append(f"{name} - {desc}\n")
+            elif mode == "m":
+                out.append(f"NAME\n    {name} - {desc}\n\nSYNOPSIS\n    {synopsis}\n\n")
+            elif mode == "s":
+                out.append(f"{name}: {synopsis}\n")
+            else:
+                out.append(help_text(name))
+    if not found:
+        t = args[-1]
+        await interp.diag(f"help: no help topics match `{t}'.  Try `help help' or `man -k {t}' or `info {t}'.")
+        return 1
+    await interp.out("".join(out))
+    return 0
+
+
+def help_text(name: str) -> str:
+    """``help NAME`` and ``NAME --help``: bash's synopsis and its one-line description (the
+    long text of bash's help is not reproduced)."""
+    from pysh.interpreter.help_table import HELP_TOPICS
+
+    for topic, synopsis, desc in HELP_TOPICS:
+        if topic == name:
+            return f"{name}: {synopsis}\n    {desc}\n"
+    return f"{name}: {name}\n"
 
 
 @builtin("times")
@@ -849,11 +952,13 @@ async def b_shift(interp, argv):
         if v is None:
             await interp.diag(f"shift: {argv[1]}: numeric argument required")
             return 1
+        if len(argv) > 2:
+            await _too_many(interp, "shift")
         n = v
     args = interp.positional_list()
     if n < 0 or n > len(args):
-        if n < 0:
-            await interp.diag(f"shift: {argv[1]}: shift count out of range")
+        if n < 0 or "shift_verbose" in interp.shopts:
+            await interp.diag(f"shift: {argv[1] if len(argv) > 1 else n}: shift count out of range")
         return 1
     interp.set_positional(args[n:])
     return 0

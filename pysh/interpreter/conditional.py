@@ -29,9 +29,13 @@ def file_test(interp, op: str, arg: str) -> bool:
     fs = interp.fs
     if arg == "":
         return False
-    if op == "p" and arg.startswith("/dev/fd/") and arg[8:].isdigit():
+    if op == "p" and arg.startswith(("/dev/fd/", "/proc/self/fd/")):
         # <(cmd) and >(cmd) are pipes
-        return isinstance(interp.fds.get(int(arg[8:])), (PipeReader, PipeWriter))
+        from pysh.interpreter.redirect import stream_fd
+
+        n = stream_fd(interp, arg)
+        if n is not None and n in interp.fds:
+            return isinstance(interp.fds.get(n), (PipeReader, PipeWriter))
     try:
         if op in ("h", "L"):
             return _stat.S_ISLNK(fs.lstat(arg).st_mode)
@@ -194,10 +198,11 @@ async def eval_cond(interp, node, invert: bool = False) -> bool:
         right = await interp.expand_word(node.right)
         if trace:
             await _trace_term(interp, invert, op, left, right)
-        if op == "<":
-            return left < right
-        if op == ">":
-            return left > right
+        if op in ("<", ">"):  # [[ ]] compares by the locale's collation (test and [ do not)
+            from pysh.interpreter.collate import collation_locale, less
+
+            loc = collation_locale(interp.get_scalar)
+            return less(left, right, loc) if op == "<" else less(right, left, loc)
         if op in INT_OPS:
             a = interp.arith.evaluate_text(left) if left.strip() else 0
             b = interp.arith.evaluate_text(right) if right.strip() else 0

@@ -257,6 +257,16 @@ def _brace_range(p: A.BraceRange, limit: int) -> list[str] | None:
 class Expander:
     """Word expansion, mixed into the interpreter (it uses ``self`` for state)."""
 
+    def c_ctype(self) -> bool:
+        """The C locale's character classes (LC_ALL, LC_CTYPE or LANG set to one that is
+        not UTF-8): case conversion leaves non-ASCII alone. Unset, pysh is UTF-8."""
+        for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+            v = self.get_scalar(name)
+            if v:
+                low = v.lower()
+                return "utf-8" not in low and "utf8" not in low
+        return False
+
     # -- entry points -------------------------------------------------------
     async def expand_words(self, words: list) -> list[str]:
         """Full expansion of command words to fields (with globbing)."""
@@ -266,11 +276,13 @@ class Expander:
         for w in words:
             if type(w) is A.Assign:
                 # an assignment argument of a declaration builtin: expanded once, here
-                prepared = await self.prepare_assign(w)
-                if decl is None:
-                    decl = {}
-                decl[len(out)] = (w, prepared)
-                out.append(await self.assign_word_text(w, prepared))
+                # (braces first: `declare x={1..3}` is three assignments, as in bash)
+                for a in _brace_assigns(w, limit) if "braceexpand" in self.opts else (w,):
+                    prepared = await self.prepare_assign(a)
+                    if decl is None:
+                        decl = {}
+                    decl[len(out)] = (a, prepared)
+                    out.append(await self.assign_word_text(a, prepared))
                 continue
             plan = w.run
             if plan is None:
@@ -293,9 +305,10 @@ class Expander:
                 out.append(str(await self.eval_arith_expr(plan[1])))
                 continue
             parts = w.parts
-            for bparts in brace_expand(parts, limit) if _has_brace(parts) else (parts,):
+            braces = _has_brace(parts) and "braceexpand" in self.opts
+            for bparts in brace_expand(parts, limit) if braces else (parts,):
                 if bparts is not parts:
-                    bparts = _retilde(bparts)
+                    bparts = _after_braces(bparts)
                 segs = await self.expand_parts(bparts, False)
                 for f in _segs_to_fields(segs, self.ifs(), True):
                     out.extend(self.glob_field(f))
@@ -354,7 +367,11 @@ class Expander:
     async def expand_redirect_target(self, word: A.Word) -> str | None:
         """One word for a redirection target; None when ambiguous."""
         fields = []
-        for bparts in brace_expand(word.parts, self.budget.limits.max_brace_expansion):
+        parts = word.parts
+        braces = _has_brace(parts) and "braceexpand" in self.opts
+        for bparts in brace_expand(parts, self.budget.limits.max_brace_expansion) if braces else (parts,):
+            if bparts is not parts:
+                bparts = _after_braces(bparts)
             segs = await self.expand_parts(bparts, False)
             for f in _segs_to_fields(segs, self.ifs(), True):
                 fields.extend(self.glob_field(f))
@@ -366,7 +383,12 @@ class Expander:
         if not f.glob or "noglob" in self.opts or not pat.has_glob(f.pattern):
             return [f.value]
         sh = self.shopts
-        matches = self.glob(f.pattern, "dotglob" in sh, "nocaseglob" in sh, "globstar" in sh)
+        ignore = self.get_scalar("GLOBIGNORE")
+        nocase = "nocaseglob" in sh
+        # a GLOBIGNORE that is set and not null brings dotglob with it
+        matches = self.glob(f.pattern, "dotglob" in sh or bool(ignore), nocase, "globstar" in sh)
+        if ignore and matches:
+            matches = [m for m in matches if not _glob_ignored(m, ignore, nocase)]
         if matches:
             return matches
         if "failglob" in sh:
@@ -572,9 +594,10 @@ class Expander:
             items = [self._substitute(s, pattern, rep, op) for s in items]
         elif op == ":":
             return await self._slice(p, name, index, multi, star, items, quoted)
-        elif op in ("^", "^^", ",", ",,"):
+        elif op in ("^", "^^", ",", ",,", "~", "~~"):
             pattern = await self.expand_pattern(p.arg) if p.arg is not None else None
-            items = [_case_mod(s, op, pattern) for s in items]
+            ascii_only = self.c_ctype()
+            items = [_case_mod(s, op, pattern, ascii_only) for s in items]
         elif op == "@P":
             items = [await self.expand_prompt_string(s) for s in items]
         elif op.startswith("@"):
@@ -821,12 +844,13 @@ class Expander:
             from pysh.interpreter.printf import ansi_c_unescape
 
             return [ansi_c_unescape(s) for s in items]
+        ascii_only = self.c_ctype()
         if letter == "U":
-            return [s.upper() for s in items]
+            return [case_map(s, True, ascii_only) for s in items]
         if letter == "L":
-            return [s.lower() for s in items]
+            return [case_map(s, False, ascii_only) for s in items]
         if letter == "u":
-            return [s[:1].upper() + s[1:] for s in items]
+            return [case_map(s[:1], True, ascii_only) + s[1:] for s in items]
         if letter in ("K", "k"):
             var = self.vars.lookup(name)
             if multi and var is not None and isinstance(var.value, dict):
@@ -843,6 +867,23 @@ class Expander:
         raise ExpansionError(f"${{{name}@{letter}}}: bad substitution", status=1)
 
 
+def _glob_ignored(path: str, ignore: str, nocase: bool) -> bool:
+    """GLOBIGNORE: ``.`` and ``..`` always, and what one of its patterns matches (as fnmatch
+    with FNM_PATHNAME: a wildcard never matches a slash)."""
+    last = path.rstrip("/").rpartition("/")[2]
+    if last in (".", ".."):
+        return True
+    comps = path.split("/")
+    for p in ignore.split(":"):
+        if not p:
+            continue
+        pcomps = p.split("/")
+        if len(pcomps) == len(comps) and all(
+                pat.match(pc, c, nocase=nocase) for pc, c in zip(pcomps, comps, strict=True)):
+            return True
+    return False
+
+
 def _is_name(s: str) -> bool:
     return s.isidentifier() and s.isascii()
 
@@ -855,6 +896,15 @@ def _dequote(text: str) -> str:
     i, n = 0, len(text)
     while i < n:
         c = text[i]
+        if c == "$" and text.startswith("$'", i):  # $'...' as ANSI-C quoting
+            j = i + 2
+            while j < n and text[j] != "'":
+                j += 2 if text[j] == "\\" else 1
+            from pysh.interpreter.printf import ansi_c_unescape
+
+            out.append(ansi_c_unescape(text[i + 2:j]))
+            i = j + 1
+            continue
         if c == "'":
             j = text.find("'", i + 1)
             if j < 0:
@@ -879,20 +929,72 @@ def _dequote(text: str) -> str:
     return "".join(out)
 
 
-def _case_mod(s: str, op: str, pattern: str | None) -> str:
-    def ok(c: str) -> bool:
-        return pattern is None or pattern == "" or pat.match(pattern, c)
+def _case_mod(s: str, op: str, pattern: str | None, ascii_only: bool = False) -> str:
+    """${x^} ${x^^} ${x,} ${x,,} ${x~} ${x~~}: one character at a time, as bash (towupper,
+    towlower: a character never becomes two); ``ascii_only`` in the C locale."""
+    conv = {"^": upper1, ",": lower1, "~": toggle1}[op[0]]
 
-    if op == "^^":
-        return "".join(c.upper() if ok(c) else c for c in s)
-    if op == ",,":
-        return "".join(c.lower() if ok(c) else c for c in s)
+    def ok(c: str) -> bool:
+        return (pattern is None or pattern == "" or pat.match(pattern, c)) and (
+            not ascii_only or c.isascii())
+
+    if len(op) == 2:
+        return "".join(conv(c) if ok(c) else c for c in s)
     if not s:
         return s
     c = s[0]
-    if ok(c):
-        c = c.upper() if op == "^" else c.lower()
-    return c + s[1:]
+    return (conv(c) if ok(c) else c) + s[1:]
+
+
+def upper1(c: str) -> str:
+    """towupper: the simple mapping (ß stays ß; a titlecase form where that is all)."""
+    u = c.upper()
+    if len(u) == 1:
+        return u
+    t = c.title()
+    return t if len(t) == 1 else c
+
+
+def lower1(c: str) -> str:
+    if c == "\u0130":  # İ: the one character whose full lowercase is two
+        return "i"
+    low = c.lower()
+    return low if len(low) == 1 else c
+
+
+def toggle1(c: str) -> str:
+    low = lower1(c)
+    return low if low != c else upper1(c)
+
+
+def case_map(s: str, upper: bool, ascii_only: bool = False) -> str:
+    """A whole string up or down, a character at a time (declare -u/-l, ${x@U})."""
+    if s.isascii():
+        return s.upper() if upper else s.lower()
+    f = upper1 if upper else lower1
+    return "".join(f(c) if not ascii_only or c.isascii() else c for c in s)
+
+
+def _after_braces(parts: list) -> list:
+    """A word brace expansion made: bash expands braces on the text, so ``$a`` that an
+    alternative ends with takes in the name characters after the brace (``{$a,b}_c`` is
+    ``$a_c``), and a word that now begins with ``~`` has a tilde prefix."""
+    for i in range(len(parts) - 1):
+        p = parts[i]
+        if type(p) is A.Param and not p.braced and p.op is None and p.index is None \
+                and p.name[:1] in _SIMPLE_NAME_FIRST:
+            nxt = parts[i + 1]
+            if type(nxt) is A.Lit and nxt.text[:1] in _NAME_CHARS:
+                j = 0
+                while j < len(nxt.text) and nxt.text[j] in _NAME_CHARS:
+                    j += 1
+                joined = A.Param(p.name + nxt.text[:j])
+                rest = [A.Lit(nxt.text[j:])] if j < len(nxt.text) else []
+                return _after_braces(parts[:i] + [joined] + rest + parts[i + 2:])
+    return _retilde(parts)
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
 
 
 def _retilde(parts: list) -> list:
@@ -904,13 +1006,29 @@ def _retilde(parts: list) -> list:
         k += 1
     parts = [A.Lit("".join(p.text for p in parts[:k]))] + list(parts[k:])
     text = parts[0].text
-    user, slash, rest = text[1:].partition("/")
-    if not slash and len(parts) > 1 and type(parts[1]) is not A.Lit:
+    j = 1
+    while j < len(text) and text[j] not in "/:":
+        j += 1
+    if j == len(text) and len(parts) > 1 and type(parts[1]) is not A.Lit:
         return parts
-    new = [A.Tilde(user)]
-    if slash:
-        new.append(A.Lit("/" + rest))
+    new = [A.Tilde(text[1:j])]
+    if j < len(text):
+        new.append(A.Lit(text[j:]))
     return new + list(parts[1:])
+
+
+def _brace_assigns(a: A.Assign, limit: int):
+    """A declaration builtin's ``x={1..3}``: bash brace-expands its argument words."""
+    if a.value is None or a.array is not None or not any(
+            type(p) is A.Lit and "{" in p.text for p in a.value.parts):
+        return (a,)
+    from pysh.interpreter.syntax.lexer import brace_expand_parts
+
+    parts = brace_expand_parts(a.value.parts)
+    if not _has_brace(parts):
+        return (a,)
+    return [A.Assign(a.name, a.index, a.append, A.Word(_after_braces(bp), a.value.text), None)
+            for bp in brace_expand(parts, limit)]
 
 
 def _has_brace(parts: list) -> bool:

@@ -35,8 +35,9 @@ def _join(base: str, name: str) -> str:
 
 def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = False,
          globstar: bool = False, extglob: bool = True, skipdots: bool = True,
-         budget=None) -> list[str]:
-    """Matches of an escaped pattern, sorted; [] when nothing matches."""
+         budget=None, key=None) -> list[str]:
+    """Matches of an escaped pattern, sorted (by ``key``: the locale's collation); []
+    when nothing matches."""
     comps = _split(pattern)
     if comps[0] == "" and len(comps) > 1:  # absolute
         paths = ["/"]
@@ -90,7 +91,7 @@ def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = 
         paths = [p for p in paths if _exists(fs, p, trailing_slash)]
     if trailing_slash:
         paths = [p + "/" for p in paths]
-    return sorted(paths)
+    return sorted(paths, key=key)
 
 
 def _is_dir(fs: FileSystem, base: str, entry) -> bool:
@@ -113,7 +114,10 @@ def _globstar(fs: FileSystem, paths: list[str], dotglob: bool, dirs_only: bool,
     out: list[str] = []
     for base in paths:
         if dirs_only:
-            out.append(base)
+            if base:
+                out.append(base)
+        elif base:  # dir/** is dir/ itself too (zero levels), as in bash
+            out.append(base if base.endswith("/") else base + "/")
         stack = [base]
         while stack:
             if budget is not None:

@@ -31,7 +31,7 @@ def escape(text: str) -> str:
     """Make every character of ``text`` literal in a pattern."""
     out = []
     for c in text:
-        if c in "*?[]\\()|@+!":
+        if c in "*?[]\\()|@+!^-":  # (^ and - too: quoted, they are not [^...] or a range)
             out.append("\\")
         out.append(c)
     return "".join(out)

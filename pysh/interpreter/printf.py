@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from pysh.interpreter.syntax.lexer import canonical_bytes
@@ -220,10 +221,17 @@ def _parse_number(arg: str, errors: list[str], unsigned: bool = False) -> int:
     mag = int(body[:j], base) if j else 0
     if unsigned:
         if mag > _U64:
+            errors.append(f"warning: {arg}: Numerical result out of range")
             return _U64
         return (-mag) & _U64 if neg else mag
     v = -mag if neg else mag
+    if not -0x8000000000000000 <= v <= 0x7FFFFFFFFFFFFFFF:  # bash warns, and clamps
+        errors.append(f"warning: {arg}: Numerical result out of range")
     return max(-0x8000000000000000, min(0x7FFFFFFFFFFFFFFF, v))
+
+
+_FLOAT_PREFIX = re.compile(r"[+-]?(?:inf(?:inity)?|nan|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)",
+                           re.IGNORECASE)
 
 
 def _parse_float(arg: str, errors: list[str]) -> float:
@@ -236,7 +244,11 @@ def _parse_float(arg: str, errors: list[str]) -> float:
         return float(s) if not s.lower().startswith(("0x", "-0x", "+0x")) else float.fromhex(s)
     except ValueError:
         errors.append(f"{arg}: invalid number")
-        return 0.0
+        m = _FLOAT_PREFIX.match(s)  # strtold: what a number it begins with is still used
+        try:
+            return float(m.group(0)) if m else 0.0
+        except ValueError:
+            return 0.0
 
 
 def printf(fmt: str, args: list[str], now=None, tz: str | None = None,

@@ -64,8 +64,11 @@ class DuplexFile(InputStream, OutputStream):
             return None
 
 
-def _stream_fd(interp, path: str) -> int | None:
-    """The shell fd a /dev/stdin-style path names, or None."""
+def stream_fd(interp, path: str) -> int | None:
+    """The shell fd a /dev/stdin-style path names (or /proc/self/fd/N, as Linux has it),
+    or None."""
+    if path.startswith("/proc/self/fd/") and path[14:].isdigit():
+        return int(path[14:])
     if not path.startswith("/dev/"):
         return None
     try:
@@ -93,7 +96,7 @@ async def _heredoc_bytes(interp, r: A.Redir) -> bytes:
     return data
 
 
-async def apply_redirections(interp, redirs: list, permanent: bool):
+async def apply_redirections(interp, redirs: list, permanent: bool, external: bool = False):
     from pysh.interpreter.runner import _Redirected
 
     if permanent:
@@ -154,7 +157,14 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                 install(n, BytesInput(encode(text) + b"\n"))
                 continue
             if op in (">&", "<&"):
-                target = await interp.expand_word(r.target)
+                src_text = r.target.text or ""
+                if src_text.isdigit() or src_text == "-" or (
+                        src_text.endswith("-") and src_text[:-1].isdigit()):
+                    target = src_text
+                else:
+                    target = await _target(interp, r.target)
+                    if target is None or target == "":
+                        return await fail(f"{src_text or '$word'}: ambiguous redirect")
                 if target == "-":
                     remove(n)
                     continue
@@ -165,11 +175,12 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                     src = int(target)
                     s = fds.get(src)
                     if s is None:
-                        return await fail(f"{target}: Bad file descriptor")
-                    if op == ">&" and not isinstance(s, OutputStream) or \
-                            op == "<&" and not isinstance(s, InputStream):
-                        return await fail(f"{target}: Bad file descriptor")
-                    if src != n:
+                        # bash names the fd, or for a word at the default fd the word
+                        default = 0 if op == "<&" else 1
+                        shown = target if src_text.rstrip("-").isdigit() else (
+                            src_text if n == default else str(n))
+                        return await fail(f"{shown}: Bad file descriptor")
+                    if src != n:  # <&N and >&N are the same dup2
                         if permanent:
                             install(n, s.dup())
                         else:
@@ -177,16 +188,13 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
                     if move and src != n:
                         remove(src)
                     continue
-                if op == "<&":
+                if op == "<&" or n != 1 or r.fd_var is not None:
                     return await fail(f"{target}: ambiguous redirect")
-                # `>&file` is `&>file`; `N>&file` sends fd N there; the word is split
-                # and globbed as a file name, so it must come to one
-                op = ">" if r.fd is not None else "&>"
-                path = await interp.expand_redirect_target(r.target)
-                if path is None:
-                    return await fail(f"{r.target.text or '$word'}: ambiguous redirect")
+                # `>&file` (and `1>&file`) is `&>file`
+                op = "&>"
+                path = target
             else:
-                path = await interp.expand_redirect_target(r.target)
+                path = await _target(interp, r.target)
                 if path is None:
                     return await fail(f"{r.target.text or '$word'}: ambiguous redirect")
             if path == "":
@@ -209,7 +217,31 @@ async def apply_redirections(interp, redirs: list, permanent: bool):
             return await fail(f"{path}: {e.strerror}")
         except _Clobber as e:
             return await fail(f"{e.args[0]}: cannot overwrite existing file")
+        except _NoMatch as e:
+            if not external:  # the shell's own redirection: bash gives up the line
+                for stream in owned:
+                    stream.close()
+                from pysh.interpreter.errors import ExpansionError
+
+                raise ExpansionError(e.args[0], status=1, action="line") from None
+            return await fail(e.args[0])
     return _Redirected(fds, owned)
+
+
+async def _target(interp, word):
+    """A redirection's word; a failglob miss fails the redirection only (not the line)."""
+    from pysh.interpreter.errors import ExpansionError
+
+    try:
+        return await interp.expand_redirect_target(word)
+    except ExpansionError as e:
+        if e.message.startswith("no match: "):
+            raise _NoMatch(e.message) from None
+        raise
+
+
+class _NoMatch(Exception):
+    pass
 
 
 class _Clobber(Exception):
@@ -217,7 +249,7 @@ class _Clobber(Exception):
 
 
 async def _open(interp, op: str, path: str, fds: dict):
-    fdn = _stream_fd(interp, interp.fs.abspath(path))
+    fdn = stream_fd(interp, interp.fs.abspath(path))
     if fdn is not None:
         s = fds.get(fdn)
         if s is None:

@@ -8,6 +8,7 @@ A subshell is a copy of its parent's Interp, so it cannot change the parent.
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import time
@@ -27,7 +28,7 @@ from pysh.interpreter.errors import (
     ReturnFromFunction,
     ShellError,
 )
-from pysh.interpreter.expand import Expander
+from pysh.interpreter.expand import Expander, case_map
 from pysh.interpreter.state import (
     ARRAY,
     ASSOC,
@@ -39,6 +40,8 @@ from pysh.interpreter.state import (
     NAMEREF,
     PROPAGATE,
     READONLY,
+    SET_OPTIONS,
+    SHOPT_OPTIONS,
     TEMPVAR,
     UPPER,
     Frame,
@@ -70,6 +73,8 @@ from pysh.shellkit import (
 from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
 from pysh.shellkit.hints import hint_for
+
+_now = time.monotonic  # the fairness check at every command and loop round (Budget.pause)
 
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
@@ -146,6 +151,10 @@ class Interp(Expander):
         self.vars = Variables()
         self.funcs: dict[str, A.FunctionDef] = {}
         self.func_attrs: dict[str, str] = {}  # function name -> "r", "x", "rx"
+        self.lost_specials: set[str] = set()  # RANDOM & co. once unset: plain variables
+        self.disabled_builtins: set[str] = set()  # enable -n
+        self.history: list[str] = []  # history -s / -r (a script records none itself)
+        self.current_command = None  # the simple command running ($BASH_COMMAND)
         self.opts: set[str] = set(DEFAULT_SET)
         self.shopts: set[str] = set(DEFAULT_SHOPT)
         self.traps: dict[str, str] = {}
@@ -162,7 +171,7 @@ class Interp(Expander):
         self.pid = SHELL_PID
         self.subshell_level = 0
         self.errexit_suppressed = 0
-        self.interactive = interactive
+        self.interactive = False
         self.pipestatus: list[int] = []  # bash makes PIPESTATUS at the first command
         self.cmdsub_status: int | None = None
         self.call_depth = 0
@@ -184,6 +193,22 @@ class Interp(Expander):
         self.procsub_fds: list = []  # (fd table, fd, stream) of <(...) / >(...) to close after
         self.last_parse_failed = False
         self._init_vars(env if env is not None else session.root.env)
+        if interactive:
+            self.become_interactive()
+
+    def become_interactive(self) -> None:
+        """An interactive shell's defaults: emacs editing, history and its expansion (H in
+        $-), aliases expanded."""
+        self.interactive = True
+        self.opts |= {"emacs", "history", "histexpand"}
+        self.shopts.add("expand_aliases")
+        self.sync_option_vars()
+        g = self.vars.globals
+        home = self.get_scalar("HOME")
+        for name, value in (("PS1", "\\u@\\h:\\w\\$ "), ("PS2", "> "), ("MAILCHECK", "60"),
+                            ("HISTFILE", (home.rstrip("/") + "/.bash_history") if home else None)):
+            if name not in g and value is not None:
+                g[name] = Var(value)
 
     # ------------------------------------------------------------------ setup
     def _init_vars(self, env: dict[str, str]) -> None:
@@ -198,12 +223,15 @@ class Interp(Expander):
         # as the shell's own name; it is not a variable of ours (see get_param_value)
         self.last_arg = env.get("_", "bash")
         g.pop("_", None)
+        # what bash sets in every shell (PS1, PS2, HISTFILE... only in interactive ones)
         defaults = {
-            "IFS": " \t\n", "PS1": "\\u@\\h:\\w\\$ ", "PS2": "> ", "PS4": "+ ", "OPTIND": "1",
-            "BASH": "/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
+            "IFS": " \t\n", "PS4": "+ ", "OPTIND": "1",
+            "BASH": "/usr/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
             "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "PPID": str(SHELL_PID - 1),
-            "UID": "1000", "EUID": "1000", "HISTFILESIZE": "500", "HISTSIZE": "500",
-            "OPTERR": "1",
+            "UID": "1000", "EUID": "1000", "OPTERR": "1", "TERM": "dumb",
+            "COMP_WORDBREAKS": " \t\n\"'@><=;|&(:",
+            "BASH_LOADABLES_PATH": "/usr/local/lib/bash:/usr/lib/bash:/opt/local/lib/bash:"
+                                   "/usr/pkg/lib/bash:/opt/pkg/lib/bash:.",
         }
         for k, v in defaults.items():
             if k not in g:
@@ -213,7 +241,19 @@ class Interp(Expander):
             g["PATH"] = Var("/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.")
         for k in ("UID", "EUID", "PPID"):
             g[k].attrs |= READONLY | INTEGER
+        # an exported SHELLOPTS / BASHOPTS sets the new shell's options (and stays exported)
+        exported = set()
+        for var, table, current in (("SHELLOPTS", SET_OPTIONS, self.opts),
+                                    ("BASHOPTS", SHOPT_OPTIONS, self.shopts)):
+            if var in env:
+                exported.add(var)
+                for name in env[var].split(":"):
+                    if name in table:
+                        current.add(name)
+                g.pop(var, None)
         self.sync_option_vars()
+        for var in exported:
+            g[var].attrs |= EXPORT
         g["BASH_VERSINFO"] = Var(dict(enumerate(BASH_VERSINFO)), READONLY)
         shlvl = env.get("SHLVL", "0")
         g["SHLVL"] = Var(str(int(shlvl) + 1 if shlvl.isdigit() else 1), EXPORT)
@@ -252,6 +292,9 @@ class Interp(Expander):
         new.vars = self.vars.copy()
         new.funcs = dict(self.funcs)
         new.func_attrs = dict(self.func_attrs)
+        new.lost_specials = set(self.lost_specials)
+        new.disabled_builtins = set(self.disabled_builtins)
+        new.history = list(self.history)
         new.opts = set(self.opts)
         new.shopts = set(self.shopts)
         new.traps = {k: v for k, v in self.traps.items() if v == ""}  # ignored stay ignored
@@ -486,6 +529,8 @@ class Interp(Expander):
         return self._int_index(key, v)
 
     def dynamic_var(self, name: str) -> str | None:
+        if self.lost_specials and name in self.lost_specials:
+            return None
         if name == "RANDOM":
             return str(self.session.random.randrange(32768))
         if name == "SRANDOM":
@@ -514,7 +559,18 @@ class Interp(Expander):
         if name == "PIPESTATUS":
             return str(self.pipestatus[0]) if self.pipestatus else None
         if name == "BASH_COMMAND":
-            return ""
+            node = self.current_command
+            if node is None:
+                return ""
+            from pysh.interpreter.syntax.bashprint import command_text
+
+            return command_text(node)
+        if name == "HISTCMD":
+            return str(len(self.history) + 1) if self.interactive else "0"
+        if name == "BASH_ARGV0":
+            return self.argv0
+        if name == "DIRSTACK":
+            return self.cwd
         if name == "SHELLOPTS":
             return ":".join(sorted(self.opts))
         if name == "BASHOPTS":
@@ -522,6 +578,8 @@ class Interp(Expander):
         return None
 
     def dynamic_array(self, name: str) -> dict | None:
+        if self.lost_specials and name in self.lost_specials:
+            return None
         if name == "PIPESTATUS":
             return {i: str(s) for i, s in enumerate(self.pipestatus)}
         if name == "FUNCNAME":
@@ -539,6 +597,8 @@ class Interp(Expander):
             return dict(enumerate(reversed(self.positional_list())))
         if name == "BASH_ARGC":
             return {0: str(len(self.positional_list()))}
+        if name == "DIRSTACK":
+            return dict(enumerate([self.cwd] + self.dirstack))
         return None
 
     def dynamic_as_var(self, name: str) -> Var | None:
@@ -555,6 +615,11 @@ class Interp(Expander):
         if name == "_":
             return Var(self.last_arg, 0)
         return None
+
+    def extglob_on(self) -> bool:
+        """Whether the parser reads @( !( +( *( ?( as patterns: shopt extglob, as in bash
+        (inside [[ ]] always)."""
+        return "extglob" in self.shopts
 
     def alias_table(self) -> dict[str, str] | None:
         """The aliases the parser expands (shopt expand_aliases), or None."""
@@ -704,9 +769,7 @@ class Interp(Expander):
                 return str(n)
             if append_to is not None:
                 value = append_to + value
-            if v.attrs & LOWER:
-                return value.lower()
-            return value.upper()
+            return case_map(value, not v.attrs & LOWER, self.c_ctype())
         return value if append_to is None else append_to + value
 
     def assign(self, name: str, value: str, *, append: bool = False, local: bool = False) -> None:
@@ -765,6 +828,11 @@ class Interp(Expander):
             self._on_special_assign(name)
 
     def _on_special_assign(self, name: str) -> None:
+        if name in self.lost_specials:
+            return
+        if name == "OPTIND":  # bash: any assignment starts getopts afresh
+            self._getopts_pos = 0
+            return
         if name == "RANDOM":
             try:
                 self.session.random.seed(int(self.get_scalar("RANDOM") or 0))
@@ -862,7 +930,9 @@ class Interp(Expander):
     # hooks for the arithmetic evaluator
     def arith_get(self, name: str, index: str | None) -> str | None:
         value = self._arith_get(name, index)
-        if value is None and "nounset" in self.opts:
+        # set -u: an unset variable is an error; a missing element of one that is set is not
+        if value is None and "nounset" in self.opts and (
+                index is None or self.vars.lookup(self._resolve_nameref(name)) is None):
             from pysh.interpreter.errors import NounsetError
 
             raise NounsetError(name)
@@ -878,8 +948,14 @@ class Interp(Expander):
                 return None
             return d.get(self._int_index(index))
         if v.attrs & ASSOC:
-            return v.value.get(index) if isinstance(v.value, dict) else None
+            if not isinstance(v.value, dict):
+                return None
+            return v.value.get(self.expand_subscript_sync(name, index) if _QUOTES & set(index)
+                               else index)
         key = self._int_index(index, v)
+        if key < 0:  # before the first element: bash says so, and the value is 0
+            self.deferred_diags.append(f"{name}: bad array subscript")
+            return None
         val = v.value
         if isinstance(val, dict):
             return val.get(key)
@@ -891,6 +967,8 @@ class Interp(Expander):
                 raise ArithRuntimeError(f"{name}: attempted assignment to non-variable")
             self.assign(name, str(value))
         else:
+            if _QUOTES & set(index) and self.is_assoc(name):
+                index = self.expand_subscript_sync(name, index)  # (( m['k']=1 )): key k
             self.assign_key(name, index, str(value))
 
     async def eval_arith_expr(self, expr: A.ArithExpr, trace=None) -> int:
@@ -900,17 +978,28 @@ class Interp(Expander):
                 if trace is not None:
                     await self.err(await self.ps4() + trace(expr.text) + "\n")
                 self.arith.text = expr.text
-                return self.arith.eval(expr.node)
-            text = await self.expand_word(expr.word)
-            if trace is not None:
-                await self.err(await self.ps4() + trace(text) + "\n")
-            return self.arith.evaluate_text(text)
+                value = self.arith.eval(expr.node)
+            else:
+                text = await self.expand_word(expr.word)
+                if trace is not None:
+                    await self.err(await self.ps4() + trace(text) + "\n")
+                value = self.arith.evaluate_text(text)
         except (ArithError, ArithRuntimeError) as e:
+            await self._flush_diags()
             raise ExpansionError(str(e), status=1, action="line") from None
         except ExpansionError:
+            await self._flush_diags()
             raise
         except ShellError as e:
+            await self._flush_diags()
             raise ExpansionError(e.message, status=1, action="line") from None
+        if self.deferred_diags:  # (a subscript before the first element, say)
+            await self._flush_diags()
+        return value
+
+    async def _flush_diags(self) -> None:
+        while self.deferred_diags:
+            await self.diag(self.deferred_diags.pop(0))
 
     # ------------------------------------------------------------ environment
     def env(self) -> dict[str, str]:
@@ -942,8 +1031,11 @@ class Interp(Expander):
         return self.session.root.fs.at(self.cwd)
 
     def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool) -> list[str]:
+        from pysh.interpreter.collate import collation_locale, sort_key
+
         return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar,
-                            skipdots="globskipdots" in self.shopts, budget=self.budget)
+                            skipdots="globskipdots" in self.shopts, budget=self.budget,
+                            key=sort_key(collation_locale(self.get_scalar)))
 
     def shell_for_command(self, fds: dict | None = None, env: dict | None = None) -> Shell:
         return self.session.root.child(fds=fds if fds is not None else self.fds,
@@ -967,9 +1059,9 @@ class Interp(Expander):
             await self.diag(e.message)
             if isinstance(e, ExpansionError) and e.action != "command":
                 if e.action == "exit" and not self.interactive:
-                    # bash: 127 for `bash -c`, 1 for a script or stdin
-                    raise ExitShell(127 if getattr(self, "invocation", "") == "c" else e.status) \
-                        from None
+                    # bash: 127 for `bash -c` (1 there too under errexit), 1 for a script or stdin
+                    raise ExitShell(127 if getattr(self, "invocation", "") == "c"
+                                    and "errexit" not in self.opts else e.status) from None
                 raise AbortLine(e.status) from None
             status = e.status
             self.status = status
@@ -992,16 +1084,28 @@ class Interp(Expander):
     async def exec_simple(self, node: A.Simple) -> int:
         self.lineno = node.line
         self.budget.count_command()
-        if "DEBUG" in self.traps and not self.in_trap:
-            await self.run_trap("DEBUG")
+        if _now() >= self.budget.yield_at:
+            await self.budget.pause()
+        if not self.in_trap:  # (a trap's own commands leave $BASH_COMMAND be)
+            self.current_command = node
+            if "DEBUG" in self.traps:
+                await self.run_trap("DEBUG")
         self.cmdsub_status = None
         words = node.words
-        if not words:
-            return await self._assignments_only(node)
         mark = len(self.procsub_fds)
+        if not words:
+            try:
+                return await self._assignments_only(node)
+            finally:
+                if len(self.procsub_fds) > mark:  # x=<(cmd): closed when the line is done
+                    self.close_procsubs(mark)
         argv = await self.expand_words(words)
         if not argv:
-            return await self._assignments_only(node)
+            try:
+                return await self._assignments_only(node)
+            finally:
+                if len(self.procsub_fds) > mark:
+                    self.close_procsubs(mark)
         try:
             # bash: the words first, then the prefix assignments, one by one (each sees
             # those before it), then the command line's trace
@@ -1017,6 +1121,8 @@ class Interp(Expander):
         finally:
             if len(self.procsub_fds) > mark:
                 self.close_procsubs(mark)
+        if self.deferred_diags:
+            await self._flush_diags()
         self.last_arg = argv[-1]
         self.set_pipestatus([status])
         await self.check_errexit(status)
@@ -1081,16 +1187,30 @@ class Interp(Expander):
             return ("index", value)
         return ("scalar", value)
 
-    async def apply_assign(self, a: A.Assign, prepared, *, local: bool = False) -> None:
+    async def apply_assign(self, a: A.Assign, prepared, *, local: bool = False,
+                           declared: bool = False) -> None:
+        """``declared``: by a declaration builtin (bash words some errors differently)."""
         name = a.name
         kind, payload = prepared
         if kind == "array":
             items = payload
-            if self.is_assoc(name) and items and all(k is None for k, _, _ in items):
-                # bash 5.1+: m=(k1 v1 k2 v2)
-                flat = [v for _, v, _ in items]
-                items = [(flat[i], flat[i + 1] if i + 1 < len(flat) else "", False)
-                         for i in range(0, len(flat), 2)]
+            if self.is_assoc(self._resolve_nameref(name)) and items:
+                if a.array and a.array[0].key is None:
+                    # bash 5.1+: m=(k1 v1 k2 v2) when the first word has no [key]=
+                    flat = [v if k is None else f"[{k}]{'+' if app else ''}={v}"
+                            for k, v, app in items]
+                    items = [(flat[i], flat[i + 1] if i + 1 < len(flat) else "", False)
+                             for i in range(0, len(flat), 2)]
+                elif any(k is None for k, _, _ in items):
+                    # otherwise each word without one is refused, the rest assigned
+                    from pysh.interpreter.syntax.bashprint import single_quote
+
+                    for el in a.array:
+                        if el.key is None:
+                            text = single_quote(el.value.text) if declared else el.value.text
+                            await self.diag(f"{name}: {text}: must use subscript when "
+                                            "assigning associative array")
+                    items = [it for it in items if it[0] is not None]
             self.assign_array(name, items, append=a.append, local=local)
         elif kind == "index":
             await self.assign_index(name, a.index, payload, append=a.append, local=local)
@@ -1144,6 +1264,13 @@ class Interp(Expander):
         if fn is not None and name in _SPECIAL_BUILTINS and "posix" in self.opts:
             fn = None  # POSIX: special builtins are found before functions
         builtin = None if fn is not None else self.session.builtins.get(name)
+        if builtin is not None and self.disabled_builtins and name in self.disabled_builtins:
+            builtin = None  # enable -n: the name is looked for in PATH
+        if builtin is None and by_program and "/" in name:
+            # /usr/bin/bash, /usr/bin/[ run as programs: the builtin does the work
+            where, _, base = name.rpartition("/")
+            if where in COMMAND_DIRS and base in _PROGRAM_BUILTINS:
+                builtin = self.session.builtins.get(base)
         if fn is None and builtin is None:
             return await self.run_external(argv, redirs, temp, underscore=not by_program)
         if name == "exec" and fn is None and (len(argv) == 1 or argv[1:] == ["--"]):
@@ -1161,7 +1288,18 @@ class Interp(Expander):
         keep = temp is not None and "posix" in self.opts and fn is None and name in _SPECIAL_BUILTINS
         try:
             if redirs:
-                red = await self.apply_redirs(redirs)
+                # bash: the prefix assignments are not seen by the redirections' words
+                frames = self.vars.frames
+                hidden = temp is not None and bool(frames) and frames[-1] is temp
+                if hidden:
+                    frames.pop()
+                    self.vars.env_version += 1
+                try:
+                    red = await self.apply_redirs(redirs)
+                finally:
+                    if hidden:
+                        frames.append(temp)
+                        self.vars.env_version += 1
                 if red is None:
                     return 1
                 saved_fds, self.fds = self.fds, red.fds
@@ -1183,9 +1321,18 @@ class Interp(Expander):
                     self._restore_temp(temp)
 
     async def _run_builtin(self, builtin, argv: list[str]) -> int:
+        if len(argv) > 1 and argv[1] == "--help" and argv[0] in _HELP_OPTION:
+            from pysh.interpreter.builtins_core import help_text
+
+            await self.out(help_text(argv[0]))
+            return 2
         try:
             return await builtin(self, argv)
-        except (ShellError, BrokenPipe, FileSystemError):
+        except ShellError as e:
+            if e.message.startswith("write error:"):  # bash: echo: write error: ...
+                e.message = f"{argv[0]}: {e.message}"
+            raise
+        except (BrokenPipe, FileSystemError):
             raise
         except WriteError as e:  # bash: `echo: write error: No space left on device`
             await self.diag(f"{argv[0]}: {e}")
@@ -1197,6 +1344,23 @@ class Interp(Expander):
             if argv[0] in ("set", "shopt"):
                 self.sync_option_vars()
 
+    def set_option(self, name: str, on: bool) -> None:
+        """set -o / +o NAME (and shopt -so), with what bash ties to it."""
+        if on:
+            if name == "posix" and "posix" not in self.opts:
+                # bash's posix_initialize: these come on; leaving posix mode restores them
+                self._posix_saved = {o for o in _POSIX_SHOPTS if o in self.shopts}
+                self.shopts |= _POSIX_SHOPTS
+            self.opts.add(name)
+            if name in ("vi", "emacs"):  # the two editing modes exclude each other
+                self.opts.discard("emacs" if name == "vi" else "vi")
+        else:
+            if name == "posix" and "posix" in self.opts:
+                saved = getattr(self, "_posix_saved", None)
+                if saved is not None:
+                    self.shopts = (self.shopts - _POSIX_SHOPTS) | saved
+            self.opts.discard(name)
+
     def sync_option_vars(self) -> None:
         """SHELLOPTS and BASHOPTS: readonly, and always the options in force."""
         g = self.vars.globals
@@ -1205,7 +1369,10 @@ class Interp(Expander):
             if v is None:
                 g[name] = Var(self.dynamic_var(name), READONLY)
             elif not isinstance(v.value, dict):
-                v.value = self.dynamic_var(name)
+                value = self.dynamic_var(name)
+                if v.attrs & EXPORT and v.value != value:
+                    self.vars.env_version += 1  # export SHELLOPTS: children see the change
+                v.value = value
                 v.attrs |= READONLY
 
     async def _flush_fds(self) -> None:
@@ -1326,6 +1493,9 @@ class Interp(Expander):
         finally:
             self.call_depth -= 1
             self.vars.frames.pop()
+            if frame.saved_opts is not None:  # local -: the options come back
+                self.opts = frame.saved_opts
+                self.sync_option_vars()
             if temp is not None:  # what the function unset or replaced is not propagated
                 temp.locals = {k: v for k, v in temp.locals.items() if frame.locals.get(k) is v}
             self.call_stack.pop()
@@ -1370,6 +1540,37 @@ class Interp(Expander):
                 continue
         return None
 
+    async def read_named_file(self, path: str) -> bytes:
+        """A file the shell itself reads by name (source, bash FILE): /dev/fd/N, /dev/stdin
+        and /proc/self/fd/N are its own fds (a <(cmd) pipe), anything else a file."""
+        from pysh.interpreter.redirect import stream_fd
+
+        n = stream_fd(self, self.fs.abspath(path))
+        if n is None:
+            return self.fs.read_bytes(path)
+        s = self.fds.get(n)
+        if not isinstance(s, InputStream):
+            raise FileSystemError(errno.EBADF, path)
+        return await s.read()
+
+    def find_all_commands(self, name: str) -> list[str]:
+        """Every file PATH offers for ``name``, in order (``type -a``)."""
+        out = []
+        registry = self.session.registry
+        for d in (self.get_scalar("PATH") or "").split(":"):
+            d = d or "."
+            if d in COMMAND_DIRS:
+                if name in registry:
+                    out.append(f"{d}/{name}")
+                continue
+            cand = d.rstrip("/") + "/" + name
+            try:
+                if self.fs.is_file(cand) and self.fs.access(cand, os.X_OK):
+                    out.append(cand)
+            except (FileSystemError, OSError):
+                continue
+        return out
+
     async def run_external(self, argv: list[str], redirs, temp: Frame | None = None,
                            argv0: str | None = None, underscore: bool = True) -> int:
         """``temp``: the prefix assignments' frame (taken down here); ``argv0``: what the
@@ -1391,7 +1592,7 @@ class Interp(Expander):
         red = None
         fds = self.fds
         if redirs:
-            red = await self.apply_redirs(redirs)
+            red = await self.apply_redirs(redirs, external=True)
             if red is None:
                 return 1
             fds = red.fds
@@ -1542,7 +1743,7 @@ class Interp(Expander):
         """Run a whole script in this shell, command by command (as bash does)."""
         from pysh.interpreter.syntax import CommandReader
 
-        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
+        reader = CommandReader(source, name=name or self.argv0, extglob=self.extglob_on,
                                aliases=self.alias_table)
         try:
             return await self.run_reader(reader)
@@ -1627,7 +1828,7 @@ class Interp(Expander):
         """Parse and run ``source`` in this shell (eval, traps, source)."""
         from pysh.interpreter.syntax import CommandReader
 
-        reader = CommandReader(source, name=name or self.argv0, extglob=lambda: True,
+        reader = CommandReader(source, name=name or self.argv0, extglob=self.extglob_on,
                                line=self.lineno or 1, aliases=self.alias_table)
         self.last_parse_failed = False
         self.xtrace_level += 1
@@ -1917,6 +2118,8 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 self.errexit_suppressed += 1
                 try:
                     cond = await self.run_list(node.cond)
@@ -1956,6 +2159,8 @@ class Interp(Expander):
         try:
             for item in items:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 if "xtrace" in self.opts:  # bash: the loop's head, unexpanded, each time round
                     if head is None:
                         head = _loop_head("for", node)
@@ -1994,6 +2199,8 @@ class Interp(Expander):
         show_menu = True  # bash shows the menu first and again after an empty reply only
         while True:
             self.budget.count_iteration()
+            if _now() >= self.budget.yield_at:
+                await self.budget.pause()
             if show_menu:
                 await self.err("".join(f"{i}) {it}\n" for i, it in enumerate(items, 1)))
                 show_menu = False
@@ -2029,6 +2236,8 @@ class Interp(Expander):
         try:
             while True:
                 budget.count_iteration()
+                if _now() >= budget.yield_at:
+                    await budget.pause()
                 self.lineno = node.line
                 if node.cond is not None and await self.eval_arith_expr(node.cond, trace) == 0:
                     break
@@ -2112,7 +2321,7 @@ class Interp(Expander):
             else:
                 v = await self.eval_arith_expr(node.expr)
         except ExpansionError as e:
-            await self.diag(e.message if not e.message.startswith("((") else e.message)
+            await self.diag("((: " + e.message)  # bash names the command
             status = 1
         else:
             status = 0 if v else 1
@@ -2144,11 +2353,14 @@ class Interp(Expander):
         raise ShellError("coproc: not supported", status=2)
 
     # -- redirections -----------------------------------------------------------
-    async def apply_redirs(self, redirs: list, *, permanent: bool = False) -> _Redirected | None:
-        """Apply redirections left to right; None (after a diagnostic) on failure."""
+    async def apply_redirs(self, redirs: list, *, permanent: bool = False,
+                           external: bool = False) -> _Redirected | None:
+        """Apply redirections left to right; None (after a diagnostic) on failure.
+        ``external``: for a program (bash makes them in the forked child, where a failglob
+        miss fails that command only, not the line)."""
         from pysh.interpreter.redirect import apply_redirections
 
-        return await apply_redirections(self, redirs, permanent)
+        return await apply_redirections(self, redirs, permanent, external)
 
     # -- substitutions -------------------------------------------------------------
     async def command_substitution(self, part: A.CommandSub) -> str:
@@ -2249,6 +2461,9 @@ class Interp(Expander):
         if tg is None:
             raise ShellError("process substitution: not available here")
         tg.start_soon(runner)
+        # a forked process starts at once: let it run up to its first wait, so that what it
+        # writes without blocking is written before this command goes on
+        await anyio.sleep(0)
         return f"/dev/fd/{fdnum}"
 
     def close_procsubs(self, mark: int = 0) -> None:
@@ -2371,11 +2586,20 @@ class BadSubscript(Exception):
         self.text = text
 
 _DYNAMIC = {"RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
-            "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS"}
+            "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS", "HISTCMD",
+            "BASH_ARGV0", "BASH_COMMAND", "DIRSTACK"}
 _OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
-_SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO"}
+_POSIX_SHOPTS = frozenset(("expand_aliases", "inherit_errexit", "shift_verbose", "sourcepath",
+                           "interactive_comments"))
+_SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}
+_HELP_OPTION = frozenset(
+    ". alias bg break builtin caller cd command compgen complete compopt continue declare dirs "
+    "disown enable eval exec exit export fc fg getopts hash help history jobs kill let local "
+    "logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt "
+    "source suspend times trap type typeset ulimit umask unalias unset wait".split())
+_PROGRAM_BUILTINS = {"bash", "sh", "test", "["}  # also files in /usr/bin that programs run
 _DECL_BUILTINS = {"declare", "typeset", "local", "export", "readonly"}
 
 
@@ -2383,6 +2607,7 @@ def _valid_name(name: str) -> bool:
     return name.isidentifier() and name.isascii()
 
 
+_QUOTES = frozenset("'\"\\")
 _SLOW_ATTRS = READONLY | INTEGER | LOWER | UPPER | NAMEREF | ASSOC
 _STRING_FAST_MAX = 256  # shorter values are not worth a limit check (limits are far larger)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pysh.interpreter.state import SET_OPTIONS, SHOPT_OPTIONS, SHORT_TO_LONG
+from pysh.interpreter.state import SET_OPTIONS, SHOPT_OPTIONS, SHORT_TO_LONG, Var
 from pysh.shellkit import FileSystemError, InputStream, decode
 
 
@@ -37,6 +37,8 @@ def parse_shell_args(args: list[str]):
                 return on, off, None, None, [], f"{a}: option requires an argument"
             i += 2
             continue
+        if a in ("--help", "--version"):
+            return on, off, None, None, [], a
         if a.startswith("--"):
             return on, off, None, None, [], f"{a}: invalid option"
         if len(a) > 1 and a[0] in "-+":
@@ -75,10 +77,41 @@ def parse_shell_args(args: list[str]):
     return on, off, None, None, [], None
 
 
+_USAGE = (
+    "Usage:\t{0} [GNU long option] [option] ...\n"
+    "\t{0} [GNU long option] [option] script-file ...\n"
+    "GNU long options:\n" + "".join(f"\t--{o}\n" for o in (
+        "debug debugger dump-po-strings dump-strings help init-file login noediting "
+        "noprofile norc posix pretty-print rcfile restricted verbose version").split())
+    + "Shell options:\n\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n"
+    "\t-abefhkmnptuvxBCEHPT or -o option\n")
+
+
 async def run_child_shell(interp, argv: list[str]) -> int:
+    from pysh.interpreter.runner import BASH_VERSINFO, BASH_VERSION
+
     on, off, command, file, rest, error = parse_shell_args(argv[1:])
+    name = argv[0].rpartition("/")[2]
+    if error == "--help":
+        await interp.out(f"GNU bash, version {BASH_VERSION}-({BASH_VERSINFO[5]})\n"
+                         + _USAGE.format(name)
+                         + f"Type `{name} -c \"help set\"' for more information about shell options.\n"
+                         f"Type `{name} -c help' for more information about shell builtin commands.\n"
+                         "Use the `bashbug' command to report bugs.\n\n"
+                         "bash home page: <http://www.gnu.org/software/bash>\n"
+                         "General help using GNU software: <http://www.gnu.org/gethelp/>\n")
+        return 0
+    if error == "--version":
+        await interp.out(f"GNU bash, version {BASH_VERSION} ({BASH_VERSINFO[5]})\n"
+                         "Copyright (C) 2022 Free Software Foundation, Inc.\n"
+                         "License GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n"
+                         "\nThis is free software; you are free to change and redistribute it.\n"
+                         "There is NO WARRANTY, to the extent permitted by law.\n")
+        return 0
     if error:
         await interp.err(f"{argv[0]}: {error}\n")
+        if error.endswith("invalid option"):
+            await interp.err(_USAGE.format(name))
         return 2
     found = interp.find_command(argv[0]) if "/" not in argv[0] else None
     env = {**interp.env(), "_": found[1] if found else argv[0]}  # as for any program
@@ -86,14 +119,14 @@ async def run_child_shell(interp, argv: list[str]) -> int:
         name = rest[0] if rest else argv[0]
         child = interp.new_shell(interp.fds, env, argv0=name, args=rest[1:])
         child.invocation = "c"
+        child.vars.globals["BASH_EXECUTION_STRING"] = Var(command)
         _apply(child, on, off)
         if "noexec" in on:
             return await _syntax_only(child, command)
         return await child.run_source(command, name=name)
     if file is not None:
-        fs = interp.fs
         try:
-            data = fs.read_bytes(file)
+            data = await interp.read_named_file(file)
         except FileSystemError as e:
             await interp.err(f"{argv[0]}: {file}: {e.strerror}\n")
             return 127 if e.errno == 2 else 126
@@ -107,6 +140,7 @@ async def run_child_shell(interp, argv: list[str]) -> int:
     stream = interp.fds.get(0)
     data = await stream.read() if isinstance(stream, InputStream) else b""
     child = interp.new_shell(interp.fds, env, argv0=argv[0], args=rest)
+    child.invocation = "stdin"  # ($- shows s)
     _apply(child, on, off)
     return await child.run_source(decode(data), name=argv[0])
 
@@ -114,7 +148,7 @@ async def run_child_shell(interp, argv: list[str]) -> int:
 def _apply(child, on: set[str], off: set[str]) -> None:
     for name in on:
         if name == "interactive:":
-            child.interactive = True
+            child.become_interactive()
         elif name.startswith("shopt:"):
             child.shopts.add(name[6:])
         else:

@@ -67,7 +67,7 @@ def _bash_hash(key: str) -> int:
     h = 2166136261
     for c in key.encode("utf-8", "surrogateescape"):
         h = (h * 16777619) & 0xFFFFFFFF
-        h ^= c
+        h ^= c if c < 0x80 else (c - 256) & 0xFFFFFFFF  # bash XORs a (signed) char
     return h
 
 
@@ -102,8 +102,8 @@ SET_OPTIONS = {
 SHORT_TO_LONG = {v: k for k, v in SET_OPTIONS.items() if v}
 DEFAULT_SET = {"braceexpand", "hashall", "interactive-comments"}
 
-SHOPT_OPTIONS = [
-    "assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs",
+SHOPT_OPTIONS = [  # in bash's order (shopt lists them so)
+    "autocd", "assoc_expand_once", "cdable_vars", "cdspell", "checkhash", "checkjobs",
     "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41", "compat42",
     "compat43", "compat44", "complete_fullquote", "direxpand", "dirspell", "dotglob", "execfail",
     "expand_aliases", "extdebug", "extglob", "extquote", "failglob", "force_fignore",
@@ -124,7 +124,7 @@ class Frame:
     the ``X=1`` bindings in front of a function or builtin, which ``unset`` can
     remove to reveal the variable beneath, and which vanish when the command ends."""
 
-    __slots__ = ("locals", "argv", "name", "line", "temp")
+    __slots__ = ("locals", "argv", "name", "line", "temp", "saved_opts")
 
     def __init__(self, name: str, argv: list[str], line: int = 0, temp: bool = False):
         self.locals: dict[str, Var] = {}
@@ -132,6 +132,7 @@ class Frame:
         self.name = name
         self.line = line
         self.temp = temp
+        self.saved_opts: set[str] | None = None  # `local -`: the options to restore
 
 
 class Variables:

@@ -14,9 +14,11 @@ class TestError(Exception):
 
 
 def _int(s: str) -> int:
-    t = s.strip()
-    if t.lstrip("-+").isdigit():
-        return int(t)
+    t = s.strip(" \t\n")
+    if t[1:].isdigit() if t[:1] in "-+" else t.isdigit():
+        n = int(t)
+        if -(1 << 63) <= n < (1 << 63):  # bash's legal_number: an intmax_t, no overflow
+            return n
     raise TestError(f"{s}: integer expression expected")
 
 
@@ -90,7 +92,10 @@ class _Eval:
         if op == "o":
             return arg in self.interp.opts
         if op == "R":
-            return False
+            from pysh.interpreter.state import NAMEREF
+
+            v = self.interp.vars.lookup(arg)
+            return v is not None and bool(v.attrs & NAMEREF)
         return cond.file_test(self.interp, op, arg)
 
     def binary(self, left: str, op: str, right: str) -> bool:
@@ -148,7 +153,7 @@ def evaluate(interp, args: list[str]) -> bool:
 
 
 async def run_test(interp, argv: list[str]) -> int:
-    name = argv[0]
+    name = argv[0].rpartition("/")[2]  # (/usr/bin/[ too)
     args = argv[1:]
     if name == "[":
         if not args or args[-1] != "]":

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from pysh.shellkit import FileSystemError, Shell, encode
 from pysh.shellkit.capped import read_capped, write_fd
-from pysh.shellkit.confine import open_leaf
+from pysh.shellkit.confine import open_canonical_dir, open_leaf
+from pysh.shellkit.regex import Regex, compile_python
 
 CHUNK = 64 * 1024
 
@@ -71,12 +72,18 @@ def fold(shell: Shell, text: str) -> str:
 
 # ------------------------------------------------------------------ host I/O
 def _held_parent(host: Path, vpath: str) -> int:
-    """An O_PATH fd of ``host``'s parent, checked to be the directory the core resolved."""
+    """An O_PATH fd of ``host``'s parent, checked to be the directory the core resolved.
+
+    Opened without following symlinks (the core's path is canonical): a directory swapped
+    for a link since is refused before anything outside is even named."""
     parent = str(host.parent)
     try:
-        dfd = os.open(parent, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        dfd = open_canonical_dir(parent)
+        if dfd is None:  # no openat2: open, then check where it landed (below)
+            dfd = os.open(parent, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as e:
-        raise FileSystemError(e.errno or errno.EIO, vpath) from None
+        code = e.errno or errno.EIO
+        raise FileSystemError(errno.EACCES if code == errno.ELOOP else code, vpath) from None
     try:
         real = os.readlink(f"/proc/self/fd/{dfd}")
     except OSError:
@@ -258,12 +265,44 @@ def write_all(fd: int, data: bytes | memoryview, budget) -> None:
 
 
 # ------------------------------------------------------------- ignore files
-def _load_spec(lines: Iterable[str]):
+class _GuardedRegex:
+    """What pathspec calls on a pattern's regex, on the regex engine with the run's deadline
+    (pathspec compiles ``*a*a*a*b`` to a backtracking ``re`` pattern: polynomial blow-up
+    on a long name)."""
+
+    __slots__ = ("rx",)
+
+    def __init__(self, rx: Regex):
+        self.rx = rx
+
+    def match(self, s):
+        return self.rx.match(s)
+
+    def search(self, s):
+        return self.rx.search(s)
+
+    @property
+    def pattern(self):
+        return self.rx.source
+
+
+def guard_spec(spec, budget):
+    """Make a pathspec spec's patterns match under ``budget`` (see _GuardedRegex)."""
+    for p in getattr(spec, "patterns", ()):
+        rx = getattr(p, "regex", None)
+        if isinstance(rx, re.Pattern) and isinstance(rx.pattern, str):
+            p.regex = _GuardedRegex(compile_python(
+                rx.pattern, icase=bool(rx.flags & re.I), dotall=bool(rx.flags & re.S),
+                multiline=bool(rx.flags & re.M), budget=budget))
+    return spec
+
+
+def _load_spec(lines: Iterable[str], budget=None):
     import pathspec
 
     lines = list(lines)
     try:
-        return pathspec.GitIgnoreSpec.from_lines(lines)
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
     except Exception:  # a malformed pattern: ignore the line-set like git would skip it
         good = []
         for ln in lines:
@@ -272,7 +311,8 @@ def _load_spec(lines: Iterable[str]):
                 good.append(ln)
             except Exception:
                 continue
-        return pathspec.GitIgnoreSpec.from_lines(good)
+        spec = pathspec.GitIgnoreSpec.from_lines(good)
+    return guard_spec(spec, budget)
 
 
 class IgnoreLevel:
@@ -307,7 +347,7 @@ class Ignorer:
                 text = read_file(shell, vpath).decode("utf-8", "replace")
             except OSError:
                 continue
-            self.extra.append(_load_spec(text.splitlines()))
+            self.extra.append(_load_spec(text.splitlines(), shell.budget))
 
     def _read_lines(self, vdir: str, name: str) -> list[str] | None:
         vpath = vdir.rstrip("/") + "/" + name
@@ -361,11 +401,11 @@ class Ignorer:
                 continue
             lines = self._read_lines(vdir, name)
             if lines:
-                specs.append(_load_spec(lines))
+                specs.append(_load_spec(lines, self.shell.budget))
         if self.git and repo and (entries is None or ".git" in entries):
             lines = self._read_lines(vdir, ".git/info/exclude")
             if lines:
-                specs.append(_load_spec(lines))
+                specs.append(_load_spec(lines, self.shell.budget))
         return specs
 
 
@@ -394,9 +434,11 @@ def ignored(levels: list[tuple[str, list]], rel: str, is_dir: bool, extra=()) ->
 
 
 # ----------------------------------------------------------------- globbing
-def glob_regex(glob: str, *, case_insensitive: bool = False) -> re.Pattern[str]:
-    """A shell-style glob on names (``*``, ``?``, ``[...]``, ``{a,b}``) as a regex."""
-    return re.compile(_glob_body(glob) + r"\Z", re.S | (re.I if case_insensitive else 0))
+def glob_regex(glob: str, *, case_insensitive: bool = False, budget=None) -> Regex:
+    """A shell-style glob on names (``*``, ``?``, ``[...]``, ``{a,b}``) as a regex for
+    ``match``; with the run's budget, a pattern that backtracks stops at the deadline."""
+    return compile_python(_glob_body(glob) + r"\Z", icase=case_insensitive, dotall=True,
+                          budget=budget)
 
 
 def _glob_body(glob: str) -> str:

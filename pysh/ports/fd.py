@@ -23,6 +23,7 @@ import stat as _stat
 from pysh.ports import _common
 from pysh.ports._common import Ignorer, Out, ignored
 from pysh.shellkit import FileSystemError, Shell, encode
+from pysh.shellkit.regex import Regex, compile_python
 
 HELP = """A program to find entries in your filesystem (pysh port of fd 8.6)
 
@@ -229,10 +230,11 @@ class Finder:
         if o["exclude"]:
             import pathspec
 
-            self.excludes = pathspec.GitIgnoreSpec.from_lines(o["exclude"])
+            self.excludes = _common.guard_spec(pathspec.GitIgnoreSpec.from_lines(o["exclude"]),
+                                               shell.budget)
         self.exts = [e.lower().lstrip(".") for e in o["extension"]]
 
-    def _compile(self, pattern: str) -> re.Pattern[str]:
+    def _compile(self, pattern: str) -> Regex:
         f = self.o["flags"]
         if "case_sensitive" in f:
             icase = False
@@ -240,15 +242,18 @@ class Finder:
             icase = True
         else:
             icase = not any(c.isupper() for c in pattern)
+        budget = self.shell.budget
         if "glob" in f and "regex" not in f:
-            return _common.glob_regex(pattern, case_insensitive=icase) if "full_path" not in f \
-                else re.compile(_common._glob_body(pattern) + r"\Z", re.S | (re.I if icase else 0))
+            return _common.glob_regex(pattern, case_insensitive=icase, budget=budget)
         if "fixed" in f:
-            return re.compile(re.escape(pattern), re.I if icase else 0)
+            return compile_python(re.escape(pattern), icase=icase, budget=budget)
         from pysh.ports.rg import RgError, _regex_error, translate
 
         try:
-            return re.compile(translate(pattern), re.I if icase else 0)
+            text = translate(pattern)
+            re.compile(text, re.I if icase else 0)  # for Python's error messages
+            # on the regex engine with the run's deadline: fd's own engine is linear
+            return compile_python(text, icase=icase, budget=budget)
         except (re.error, RgError) as e:
             text = _regex_error([pattern], e) if isinstance(e, re.error) else str(e)
             raise FdError(f"{text}\n\nNote: You "

@@ -29,6 +29,7 @@ from pysh.ports import _common
 from pysh.ports._common import Ignorer, Out, ignored
 from pysh.shellkit import FileSystemError, Shell, decode, encode
 from pysh.shellkit.options import OptionError, parse_options
+from pysh.shellkit.regex import Regex, RegexError, compile_perl, compile_python
 
 USAGE = "USAGE:\n    \n" + """    rg [OPTIONS] PATTERN [PATH ...]
     rg [OPTIONS] -e PATTERN ... [PATH ...]
@@ -634,7 +635,7 @@ class Search:
             pats.extend(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"))
         return pats
 
-    def _compile(self, pats: list[str]):
+    def _compile(self, pats: list[str]) -> Regex:
         o = self.o
         parts = []
         for p in pats:
@@ -656,20 +657,19 @@ class Search:
         if o.pcre2:
             # PCRE2 syntax (look-around, back-references, possessive quantifiers) through the
             # regex module, every call under the run's deadline
-            from pysh.shellkit.regex import RegexError, compile_perl
-
             try:
-                rx = compile_perl(("(?s)" if o.dotall else "") + body, icase=icase,
-                                  multiline=True, budget=self.shell.budget)
+                return compile_perl(("(?s)" if o.dotall else "") + body, icase=icase,
+                                    multiline=True, budget=self.shell.budget)
             except RegexError as e:
                 raise RgError(f"PCRE2: error compiling pattern: {e}") from None
-            return _Guarded(rx)
-        flags = re.M | (re.I if icase else 0)
         try:
-            return re.compile(body, flags)
+            re.compile(body, re.M | (re.I if icase else 0))  # for Python's error messages
+            # matched on the regex engine, whose calls take the run's deadline: Rust's
+            # engine is linear, a backtracking one is not ('(a|aa)+$' over a long line)
+            return compile_python(body, icase=icase, multiline=True, budget=self.shell.budget)
         except re.error as e:
             raise RgError(_regex_error(pats, e)) from None
-        except (OverflowError, RecursionError):
+        except (OverflowError, RecursionError, RegexError):
             raise RgError("regex parse error: the pattern is too large") from None
 
     # ------------------------------------------------------------- run
@@ -683,11 +683,11 @@ class Search:
                                   f"    <PATTERN>\n\n{USAGE}")
                 o.patterns.append(operands.pop(0))
             pats = await self._patterns()
-            self.regex = self._compile(pats) if pats else re.compile(r"(?!)")
+            self.regex = self._compile(pats) if pats else compile_python(r"(?!)")
             self.empty_patterns = not pats
             # \A and \Z mean "start/end of the line" to ripgrep: keep those per line; a PCRE2
             # pattern (look-around) is matched line by line too
-            self.anchored_text = o.pcre2 or any(t in self.regex.pattern for t in ("\\A", "\\Z"))
+            self.anchored_text = o.pcre2 or any(t in self.regex.python for t in ("\\A", "\\Z"))
         self.type_filter = self._type_filter()
         self.glob_spec = self._glob_spec()
         self.repl = _expand_template(o.replace) if o.replace is not None else None
@@ -790,7 +790,8 @@ class Search:
             lines.append(line.lower() if icase else line)
             where.append(n)
         try:
-            return [(pathspec.GitIgnoreSpec.from_lines(lines), where, icase)
+            return [(_common.guard_spec(pathspec.GitIgnoreSpec.from_lines(lines),
+                                        self.shell.budget), where, icase)
                     for icase, (lines, where) in kinds.items() if lines]
         except Exception as e:
             raise RgError(f"error parsing glob: {type(e).__name__}") from None
@@ -1424,23 +1425,6 @@ def _has_upper(p: str) -> bool:
             return True
         i += 1
     return False
-
-
-class _Guarded:
-    """A -P pattern (shellkit's deadline-guarded Regex) with the re.Pattern calls rg makes."""
-
-    def __init__(self, rx):
-        self.rx = rx
-        self.pattern = rx.python
-
-    def search(self, s, pos=0):
-        return self.rx.search(s, pos)
-
-    def finditer(self, s, pos=0):
-        return self.rx.finditer(s, pos)
-
-    def sub(self, repl, s, count=0):
-        return self.rx.sub(repl, s, count)
 
 
 def _line_starts(text: str) -> list[int]:

@@ -73,7 +73,7 @@ _DIR_FLAGS = os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
 
 
 def _make_openat2():
-    """openat2(2) through ctypes, or None where the kernel or libc lacks it."""
+    """openat2(2) through ctypes, or None where the C library lacks ``syscall``."""
     try:
         import ctypes
 
@@ -86,24 +86,22 @@ def _make_openat2():
         _fields_ = [("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64),
                     ("resolve", ctypes.c_uint64)]
 
-    # RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH
-    how = OpenHow(os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC, 0, 0x02 | 0x04 | 0x08)
-    how_ref, how_size = ctypes.byref(how), ctypes.sizeof(how)
+    flags = os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC
+    # RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS, and RESOLVE_BENEATH for relative walks
+    beneath, anywhere = OpenHow(flags, 0, 0x02 | 0x04 | 0x08), OpenHow(flags, 0, 0x02 | 0x04)
+    refs = {True: ctypes.byref(beneath), False: ctypes.byref(anywhere)}
+    size = ctypes.sizeof(beneath)
     nr = 437  # the same number on every architecture (unified syscall table)
     syscall.restype = ctypes.c_long
+    get_errno = ctypes.get_errno
 
-    def openat2(dir_fd: int, rel: str) -> int:
-        """A directory fd for ``rel`` beneath ``dir_fd``, or -1 (any failure)."""
-        return syscall(nr, dir_fd, os.fsencode(rel), how_ref, how_size)
+    def openat2(dir_fd: int, path: str, is_beneath: bool) -> int:
+        fd = syscall(nr, dir_fd, os.fsencode(path), refs[is_beneath], size)
+        if fd < 0 and get_errno() in (errno.ENOSYS, errno.EPERM):
+            global _openat2_fn  # no openat2 here (an old kernel, a seccomp filter)
+            _openat2_fn = None
+        return fd
 
-    probe = os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        fd = openat2(probe, "usr") if os.path.isdir("/usr") else openat2(probe, ".")
-        if fd < 0:
-            return None
-        os.close(fd)
-    finally:
-        os.close(probe)
     return openat2
 
 
@@ -111,14 +109,37 @@ _openat2_fn = None  # made on first use: importing ctypes costs start-up time
 _openat2_ready = False
 
 
-def _openat2(dir_fd: int, rel: str) -> int:
+def _sys_openat2(dir_fd: int, path: str, beneath: bool) -> int | None:
+    """openat2's fd, -1 on failure (errno in ctypes' copy), None where it is missing."""
     global _openat2_fn, _openat2_ready
     if not _openat2_ready:
         _openat2_fn = _make_openat2()
         _openat2_ready = True
     if _openat2_fn is None:
-        return -1
-    return _openat2_fn(dir_fd, rel)
+        return None
+    return _openat2_fn(dir_fd, path, beneath)
+
+
+def _openat2(dir_fd: int, rel: str) -> int:
+    """A directory fd for ``rel`` beneath ``dir_fd`` (no symlinks on the way), or -1."""
+    fd = _sys_openat2(dir_fd, rel, True)
+    return -1 if fd is None else fd
+
+
+def open_canonical_dir(host_path: str) -> int | None:
+    """An ``O_PATH`` fd of ``host_path``, a canonical host directory as door B returned it,
+    opened without following any symlink on the way: a component swapped for a link since
+    the core resolved it fails (OSError ELOOP) instead of leading elsewhere. None where
+    openat2 is missing (then the caller opens it plainly and checks where it landed)."""
+    fd = _sys_openat2(-100, host_path, False)  # AT_FDCWD; the path is absolute
+    if fd is not None and fd < 0:
+        import ctypes
+
+        code = ctypes.get_errno()
+        if _openat2_fn is None:  # it just turned out to be missing
+            return None
+        raise OSError(code, os.strerror(code))
+    return fd
 
 
 def _err(code: int, vpath: str, vpath2: str | None = None) -> FileSystemError:

@@ -14,6 +14,10 @@ import sys
 import time
 from dataclasses import dataclass, fields, replace
 
+import anyio.lowlevel
+
+QUANTUM = 0.004  # seconds a run may hold the event loop before Budget.pause() yields
+
 # Exit statuses of a breached limit (documented in the README's limits table).
 STATUS_TIMEOUT = 124  # like timeout(1)
 STATUS_LIMIT = 126
@@ -36,6 +40,7 @@ class Limits:
     max_substitution_depth: int = 200  # nested $(...) / <(...)
     max_file_size: int | None = None  # bytes of one file written through the door
     max_total_written: int | None = None  # bytes written through the door in one run
+    python_memory: int | None = 512 * 1024 * 1024  # linear memory of one python3 guest
 
     @classmethod
     def strict(cls) -> Limits:
@@ -53,6 +58,7 @@ class Limits:
             max_substitution_depth=50,
             max_file_size=64 * 1024 * 1024,
             max_total_written=256 * 1024 * 1024,
+            python_memory=256 * 1024 * 1024,
         )
 
     def with_(self, **changes) -> Limits:
@@ -99,7 +105,7 @@ class Limits:
 
 
 _SIZES = {"max_output_bytes", "max_string_length", "max_heredoc_size", "max_file_size",
-          "max_total_written"}
+          "max_total_written", "python_memory"}
 _UNIT = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 _SETTING = re.compile(r"(\d[\d_]*)\s*((?:[KMGT](?:i?B)?)?)", re.IGNORECASE)
 
@@ -131,7 +137,7 @@ class Budget:
     """Counters and the deadline of one run; shared by every command of the run."""
 
     __slots__ = ("limits", "deadline", "commands", "loop_iterations", "written", "_interrupted",
-                 "parent", "_scoped_seconds", "_run_seconds")
+                 "parent", "_scoped_seconds", "_run_seconds", "yield_at")
 
     def __init__(self, limits: Limits | None = None, timeout: float | None = None):
         self.limits = limits or Limits()
@@ -144,6 +150,7 @@ class Budget:
         self._interrupted = False
         self.parent: Budget | None = None
         self._scoped_seconds: float | None = None
+        self.yield_at = 0.0
 
     def scoped(self, seconds: float) -> Budget:
         """A child budget with an earlier deadline (``timeout 5 cmd``); counters stay shared.
@@ -160,6 +167,7 @@ class Budget:
         child.parent = self
         child._scoped_seconds = seconds
         child._run_seconds = seconds
+        child.yield_at = 0.0
         return child
 
     def _root(self) -> Budget:
@@ -179,6 +187,17 @@ class Budget:
             raise self.timeout_error()
         if self.parent is not None and self.parent._interrupted:
             raise Interrupted()
+
+    async def pause(self) -> None:
+        """Yield to the event loop; the next pause is due a quantum (QUANTUM) from now.
+
+        Fairness: anyio switches tasks only at an ``await`` that suspends, and the
+        interpreter's awaits mostly do not. The runner checks at every command and loop
+        round (``if time.monotonic() >= budget.yield_at: await budget.pause()``, cheap),
+        so a busy loop lets background jobs, the other sessions of the event loop, and
+        cancellation in every few milliseconds."""
+        self.yield_at = time.monotonic() + QUANTUM
+        await anyio.lowlevel.checkpoint()
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (never negative), or None without one."""

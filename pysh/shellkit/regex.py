@@ -68,6 +68,13 @@ anchor=None, budget=None) -> Regex``
     ``\h``, ``\v``, ``\R``, ``\N``, ``\e``, ``\x{...}``, ``\o{...}``, verbs such as
     ``(*UCP)`` dropped); ``\d \w \s \b`` are ASCII as in grep 3.8.
 
+``compile_python(text, *, icase=False, multiline=False, dotall=False, budget=None)``
+    A pattern already in Python's syntax (rg and fd translate Rust's, find -regex
+    emacs', the ports' globs), on the same engine and guarded the same way.
+
+``guarded(method, *args, budget=None)``
+    Any ``regex`` call that takes ``timeout=``, stopped at the budget's deadline.
+
 ``compile_fixed(strings, *, icase=False, bytes_mode=False, longest=True, anchor=None,
 multiline=False, eol="\n", budget=None)``
     ``grep -F`` / ``fgrep``: literal strings as one pattern (the longest string wins
@@ -110,17 +117,19 @@ call, so it is passed only when the call could be slow:
   ``4e6 ** (1 / (k + 1))`` characters (2000 for one ``.*``, 158 for two, ...);
   never for ``k == 0``.
 
-A guarded call gets ``timeout=`` = the run's remaining time (``budget.remaining()``),
-in slices of at most a second or so when the deadline is far or absent, so that
-an interrupt lands: when a slice runs out, ``budget.check()`` is called (raising
-``LimitExceeded`` at the deadline, ``Interrupted`` on Ctrl-C) and the call is
-retried with a doubled slice. A timeout therefore surfaces as the run's
-deadline, never as a traceback. Without a budget nothing is guarded.
+A guarded call runs in slices (``_Slicer``): the engine's ``timeout=`` counts the
+thread's CPU time, so each slice is sized from the CPU share the thread got during
+the last one to end by the deadline, wall-clock. When a slice runs out,
+``budget.check()`` is called (raising ``LimitExceeded`` at the deadline,
+``Interrupted`` on Ctrl-C) and the call is retried with a doubled slice. A timeout
+therefore surfaces as the run's deadline, never as a traceback. Without a budget
+nothing is guarded.
 """
 
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -974,7 +983,54 @@ def _translate(pattern, extended, icase, bytes_mode, multiline, dot_newline, eol
 
 
 # ------------------------------------------------------------------ compiled patterns
-_SLICE = 1.0  # first timeout slice when the deadline is far or absent (seconds)
+_SLICE = 0.05  # the first slice of a guarded call (seconds of the thread's CPU time)
+
+
+class _Slicer:
+    """The timeouts of one guarded call, which stops at the budget's deadline, wall-clock.
+
+    The engine's ``timeout`` counts the thread's CPU time, not wall time: on a busy
+    machine one CPU second is several wall seconds. So the call runs in slices, each
+    sized from the share of the CPU the thread got during the last one so that it ends
+    before the deadline; between slices the budget is checked (the deadline, Ctrl-C),
+    and the call restarts with a doubled slice -- all slices together cost at most
+    twice the last one, and a slow but finite match still completes."""
+
+    __slots__ = ("budget", "slice", "share", "w0", "c0")
+
+    def __init__(self, budget):
+        self.budget = budget
+        self.slice = _SLICE
+        self.share = 1.0  # CPU seconds per wall second, as measured over the last slice
+
+    def next(self) -> float:
+        budget = self.budget
+        rem = budget.remaining() if budget is not None else None
+        if rem is not None and rem <= 0:
+            budget.check()
+            raise budget.timeout_error()
+        self.w0, self.c0 = time.monotonic(), time.thread_time()
+        if rem is None:
+            return self.slice
+        return max(0.005, min(self.slice, rem * self.share))
+
+    def expired(self) -> None:
+        wall = time.monotonic() - self.w0
+        if wall > 0:
+            self.share = min(1.0, max(0.02, (time.thread_time() - self.c0) / wall))
+        if self.budget is not None:
+            self.budget.check()
+        self.slice *= 2
+
+
+def guarded(method, *args, budget=None):
+    """``method(*args, timeout=...)`` that stops at ``budget``'s deadline (see _Slicer)."""
+    slicer = _Slicer(budget)
+    while True:
+        try:
+            return method(*args, timeout=slicer.next())
+        except TimeoutError:
+            slicer.expired()
 
 
 def _guard_length(unbounded: int) -> int:
@@ -1020,22 +1076,7 @@ class Regex:
 
     # -- guarded calls -------------------------------------------------------
     def _timed(self, method, *args):
-        budget = self.budget
-        slice_ = _SLICE
-        while True:
-            rem = budget.remaining()
-            if rem is None:
-                t = slice_
-            else:
-                if rem <= 0:
-                    budget.check()
-                    raise budget.timeout_error()
-                t = min(rem, slice_)
-            try:
-                return method(*args, timeout=t)
-            except TimeoutError:
-                budget.check()
-                slice_ *= 2
+        return guarded(method, *args, budget=self.budget)
 
     def _call(self, method, s, args):
         if self.budget is not None and len(s) > self._limit:
@@ -1075,15 +1116,10 @@ class Regex:
             yield from raw.finditer(s, pos, endpos)
             return
         budget = self.budget
-        slice_ = _SLICE
+        slicer = _Slicer(budget)
         last_empty_at = -1
         while True:
-            rem = budget.remaining()
-            if rem is not None and rem <= 0:
-                budget.check()
-                raise budget.timeout_error()
-            t = slice_ if rem is None else min(rem, slice_)
-            it = raw.finditer(s, pos, endpos, timeout=t)
+            it = raw.finditer(s, pos, endpos, timeout=slicer.next())
             try:
                 for m in it:
                     if m.start() == m.end() == last_empty_at:
@@ -1093,8 +1129,7 @@ class Regex:
                     last_empty_at = pos if m.start() == m.end() else -1
                 return
             except TimeoutError:
-                budget.check()
-                slice_ *= 2
+                slicer.expired()
 
 
 @functools.lru_cache(maxsize=256)
@@ -1104,6 +1139,8 @@ def _compiled(key):
         tr = _translate(*key[1:])
     elif kind == "perl":
         tr = _translate_perl(*key[1:])
+    elif kind == "python":
+        tr = _translate_python(*key[1:])
     else:
         tr = _translate_fixed(*key[1:])
     rx = _engine()
@@ -1113,6 +1150,8 @@ def _compiled(key):
     except (rx.error, OverflowError, RecursionError, ValueError) as e:
         if kind == "perl":
             raise RegexError(_perl_message(e)) from None
+        if kind == "python":
+            raise RegexError(str(e)) from None
         raise RegexError(E_BADPAT) from None
     return raw, tr
 
@@ -1319,11 +1358,76 @@ def compile_perl(pattern, *, icase: bool = False, multiline: bool = False, eol: 
     return Regex(raw, pattern, tr, budget)
 
 
+# ------------------------------------------------------------------ Python syntax
+def _python_risk(text: str, flags: int) -> tuple[bool, int]:
+    """(risky, unbounded repeats) of a pattern in Python's syntax, by the rules of
+    "Pathological patterns" above; anything the parser cannot read counts as risky."""
+    try:
+        from re import _constants as C  # noqa: N812
+        from re import _parser
+
+        tree = _parser.parse(text, flags)
+    except Exception:
+        return True, 0
+    repeats = (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT)
+    state = {"risky": False, "unbounded": 0}
+
+    def complex_(items) -> bool:
+        for op, av in items:
+            if op in repeats or op is C.BRANCH:
+                return True
+            if op is C.SUBPATTERN and complex_(av[3]):
+                return True
+        return False
+
+    def walk(items) -> None:
+        for op, av in items:
+            if op in repeats:
+                if av[1] == C.MAXREPEAT:
+                    state["unbounded"] += 1
+                if complex_(av[2]):
+                    state["risky"] = True
+                walk(av[2])
+            elif op is C.SUBPATTERN:
+                walk(av[3])
+            elif op is C.BRANCH:
+                for b in av[1]:
+                    walk(b)
+            elif op in (C.ASSERT, C.ASSERT_NOT):
+                walk(av[1])
+            elif op is C.ATOMIC_GROUP:
+                walk(av)
+            elif op in (C.GROUPREF, C.GROUPREF_EXISTS):
+                state["risky"] = True
+
+    walk(tree)
+    return state["risky"], state["unbounded"]
+
+
+def _translate_python(text, icase, multiline, dotall) -> Translation:
+    rx = _engine()
+    import re
+
+    risky, unbounded = _python_risk(text, (re.I if icase else 0) | (re.M if multiline else 0))
+    flags = rx.V0 | (rx.I if icase else 0) | (rx.M if multiline else 0) | (rx.S if dotall else 0)
+    return Translation(text, flags, 0, False, risky, unbounded, False)
+
+
+def compile_python(text: str, *, icase: bool = False, multiline: bool = False,
+                   dotall: bool = False, budget=None) -> Regex:
+    """A pattern already in Python's syntax (ports that translate their own dialect, globs),
+    on the ``regex`` engine and guarded like every other pattern here. Raises
+    :class:`RegexError` with the engine's message when it does not compile."""
+    key = ("python", text, bool(icase), bool(multiline), bool(dotall))
+    raw, tr = _compiled(key)
+    return Regex(raw, text, tr, budget)
+
+
 def escape(text: str) -> str:
     """``text`` as a BRE matching itself (for tools that build patterns)."""
     return "".join("\\" + c if c in ".[]\\*^$" else c for c in text)
 
 
 __all__ = ["Regex", "RegexError", "Translation", "compile_fixed", "compile_perl",
-           "compile_posix", "escape", "translate"]
+           "compile_posix", "compile_python", "escape", "translate"]
 

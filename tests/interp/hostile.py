@@ -66,3 +66,11 @@ def assert_clean(o: Outcome) -> None:
     """No traceback, no internal error."""
     text = o.out + o.err
     assert "Traceback" not in text and "internal error" not in text, text[-2000:]
+
+
+def run_python(code: str, timeout: float) -> str:
+    """Run Python ``code`` in a child (hard-killed after ``timeout``); its stdout."""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=timeout, cwd=ROOT)
+    assert p.returncode == 0, (p.stdout[-2000:], p.stderr[-2000:])
+    return p.stdout

@@ -46,17 +46,31 @@ def xtrace_word(s: str) -> str:
     holds a shell metacharacter, $'...' when it holds an unprintable one."""
     if s == "":
         return "''"
-    for i, c in enumerate(s):
-        if c in _SHELL_METAS or (c == "~" and (i == 0 or s[i - 1] in "=:")) or (c == "#" and i == 0):
-            return single_quote(s)
-    for c in s:
-        o = ord(c)
-        if o < 32 or o == 127 or 0x80 <= o < 0xA0 or 0xDC80 <= o <= 0xDCFF:
-            return _ansi_c_quote(s)
+    if has_shell_metas(s):
+        return single_quote(s)
+    if needs_ansic(s):
+        return ansic_quote(s)
     return s
 
 
-def _ansi_c_quote(s: str) -> str:
+def has_shell_metas(s: str) -> bool:
+    """bash's sh_contains_shell_metas."""
+    for i, c in enumerate(s):
+        if c in _SHELL_METAS or (c == "~" and (i == 0 or s[i - 1] in "=:")) or (c == "#" and i == 0):
+            return True
+    return False
+
+
+def needs_ansic(s: str) -> bool:
+    """bash's ansic_shouldquote: an unprintable character."""
+    for c in s:
+        o = ord(c)
+        if o < 32 or o == 127 or 0x80 <= o < 0xA0 or 0xDC80 <= o <= 0xDCFF:
+            return True
+    return False
+
+
+def ansic_quote(s: str) -> str:
     """bash's ansic_quote: $'...' with C escapes, other unprintables in octal."""
     named = {"\x1b": "E", "\a": "a", "\v": "v", "\b": "b", "\f": "f", "\n": "n", "\r": "r",
              "\t": "t", "\\": "\\", "'": "'"}

@@ -258,14 +258,14 @@ def tilde_prefix(parts: list, assign: bool = False) -> list:
 
 def _tilde_at_start(parts: list, assign: bool) -> list:
     text = parts[0].text
-    stop = "/:" if assign else "/"
+    stop = "/:"  # bash: a tilde prefix ends at a slash, and at a colon in any word
     j = 1
     while j < len(text) and text[j] not in stop:
         j += 1
     if j == len(text) and len(parts) > 1:
         nxt = parts[1]
         # the prefix would run into a quoted / expanded part: not a tilde prefix
-        if not (assign and type(nxt) is A.Lit and nxt.text[:1] == ":"):
+        if not (type(nxt) is A.Lit and nxt.text[:1] == ":"):
             return parts
     user = text[1:j]
     if "{" in user:
@@ -1050,7 +1050,7 @@ class Lexer:
             if c == ")":
                 i += 1
                 break
-            if c in "|&;<>(":
+            if c in "|&;<>(" and not (c in "<>" and text.startswith("(", i + 1)):  # <(cmd) is a word
                 self.i = i
                 raise self.error(f"syntax error near unexpected token `{c}'", i,
                                  show_line=True)
@@ -1559,7 +1559,7 @@ class Lexer:
             if self.text[i] == "/":
                 node.arg2, i = self._operand(i + 1, in_dq, value=False, repl=True)
             return node, i + 1
-        if c in "^,":
+        if c in "^,~":
             if self._ch(i + 1) == c:
                 node.op = c + c
                 i += 2
@@ -2280,8 +2280,8 @@ class _CondParser:
             t3 = self.read(regex=regex, pattern=pattern)
             if t3[0] == "WORD":
                 right = t3[1]
-                if regex:
-                    right = A.Word(merge_lits(right.parts), right.text)
+                if regex:  # (a leading ~ is still a tilde prefix, as bash expands it)
+                    right = A.Word(tilde_prefix(merge_lits(right.parts)), right.text)
                 term = A.CondBinary(op, left, right)
                 self.skip_newlines()
                 return term
