@@ -357,6 +357,8 @@ class Sandbox:
       Commands advertised in the ``pysh.commands`` entry-point group are
       loaded too unless ``entry_points=False``.
     * ``read_only``: mount the workspace read-only.
+    * ``allow_home``: allow the invoking user's home directory (or an ancestor of
+      it) as a mount source; refused by default, since keys and tokens live there.
     * ``home``: a host directory for the sandbox's home, ``/home/user`` ($HOME, ``~``), to
       keep dotfiles between sessions; ``None`` gives a fresh one removed on close. The
       workspace stays the starting directory either way.
@@ -378,6 +380,7 @@ class Sandbox:
         read_only: bool = False,
         entry_points: bool = True,
         home: str | Any | None = None,
+        allow_home: bool = False,
     ):
         from pysh.commands import default_registry
         from pysh.interpreter import ExecCommand
@@ -396,7 +399,7 @@ class Sandbox:
             registry.register(name, func)
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
                          env=dict(env or {}), limits=limits or Limits(), registry=registry,
-                         home_dir=home)
+                         home_dir=home, allow_home=allow_home)
         self._setup(ex)
 
     @classmethod

@@ -23,6 +23,8 @@ sandbox options:
   --mount HOST[:VIRTUAL][:ro]
                            mount another host directory (repeatable)
   --read-only              mount the workspace read-only
+  --allow-home             allow your home directory (or an ancestor of it) as
+                           the workspace or a mount (refused by default)
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        wall-clock limit for the run (exit 124)
   --strict                 the tight limits of Limits.strict() (30 s, 1 MiB of output
@@ -56,6 +58,7 @@ class Options:
         self.home: str | None = None
         self.mounts: list[tuple[str, str, bool]] = []
         self.read_only = False
+        self.allow_home = False
         self.env: dict[str, str] = {}
         self.timeout: float | None = None
         self.strict: bool | None = None  # None: the face's default
@@ -115,6 +118,8 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
             o.mounts.append((host, virtual, ro))
         elif name == "--read-only":
             o.read_only = True
+        elif a == "--allow-home":
+            o.allow_home = True
         elif name == "--env":
             spec = value(name)
             k, eq, v = spec.partition("=")
@@ -207,7 +212,8 @@ def build_instance(o: Options):
     except MountError as e:
         raise UsageError(str(e)) from None
     return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
-                       limits=limits_of(o), registry=registry, home_dir=o.home)
+                       limits=limits_of(o), registry=registry, home_dir=o.home,
+                       allow_home=o.allow_home)
 
 
 def limits_of(o: Options):

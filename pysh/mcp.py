@@ -36,6 +36,7 @@ options:
   --workspace PATH         where the workspace is mounted (default /batch)
   --mount HOST[:VIRTUAL][:ro]   mount another host directory (repeatable)
   --read-only              mount the workspace read-only
+  --allow-home             allow your home directory (or an ancestor) as a mount
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        default wall-clock limit of one tool call (default 120)
   --limit NAME=VALUE       set one limit (repeatable; a field of pysh.Limits, sizes

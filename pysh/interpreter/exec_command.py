@@ -118,6 +118,7 @@ class ExecCommand:
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
         registry: CommandRegistry | None = None,
+        allow_home: bool = False,
         home_dir: str | os.PathLike | None = None,
         home: str = HOME,
         kernel_floor: bool = True,
@@ -128,6 +129,7 @@ class ExecCommand:
         self.workspace = workspace
         self.extra_mounts = tuple(mounts)
         self.read_only = read_only
+        self.allow_home = allow_home  # the user's home (or an ancestor) may be a mount source
         self.env_overrides = dict(env or {})
         self.limits = limits or Limits()
         self.registry = registry if registry is not None else CommandRegistry()
@@ -163,7 +165,7 @@ class ExecCommand:
                     eph_home = make_instance_dir(root, HOME_PREFIX)
                     home_host = eph_home
                 mounts.append(Mount(self.home, home_host))
-            table = MountTable(mounts)
+            table = MountTable(mounts, allow_home=self.allow_home)
         except BaseException:
             _cleanup_host(table, temp_dir, ephemeral, eph_home)
             raise

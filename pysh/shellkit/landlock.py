@@ -240,10 +240,21 @@ def base_rules() -> list[Rule]:
     return list(_base_rules)
 
 
+_python_dirs: list[str] | None = None
+
+
 def python_dirs() -> list[str]:
     """Where this Python imports from: the standard library, lib-dynload and the
     site-packages of this environment and its base (a venv's and the system's), and
-    the directory of the pysh package itself (an editable install lives elsewhere)."""
+    the directory of the pysh package itself (an editable install lives elsewhere).
+    Computed once."""
+    global _python_dirs
+    if _python_dirs is None:
+        _python_dirs = _find_python_dirs()
+    return list(_python_dirs)
+
+
+def _find_python_dirs() -> list[str]:
     import sysconfig
 
     dirs: set[str] = set()

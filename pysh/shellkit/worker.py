@@ -24,6 +24,7 @@ in order.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import threading
@@ -139,7 +140,8 @@ class Worker:
                     self.abi = landlock.restrict_thread(self.rules)
                     self.floor = f"landlock ABI {self.abi}"
                 except landlock.LandlockError as e:
-                    self.floor = f"cooperative only ({landlock.describe() if e.errno == 38 else e.strerror})"
+                    why = landlock.describe() if e.errno == errno.ENOSYS else e.strerror
+                    self.floor = f"cooperative only ({why})"
             self.loop = loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
         finally:
@@ -391,7 +393,9 @@ class _Reaper:
 
 
 def unrestricted(fn, *args) -> None:
-    """Run ``fn(*args)`` now, or, on a worker thread, soon on an unrestricted one."""
+    """Run ``fn(*args)`` now, or, on a worker thread, soon on an unrestricted one. Only for
+    host work the script does not steer (clean-up, loading a runtime from the host
+    user's cache): whatever runs there is outside the kernel floor."""
     if (current() is None and not landlock.thread_is_restricted()) or _Reaper._thread is None:
         fn(*args)
     else:
