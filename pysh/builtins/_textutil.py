@@ -297,6 +297,14 @@ async def read_all(shell, stream) -> bytes:
     return await stream.read()
 
 
+async def blocks(shell, stream, delim: bytes = b"\n"):
+    """Blocks of whole lines (each ending with ``delim``); the last may lack it. A line
+    longer than the string limit is the limit error (``InputStream.line_blocks``)."""
+    async for block in stream.line_blocks(delim):
+        shell.budget.check()
+        yield block
+
+
 def stdin_name(name: str) -> str:
     return "standard input" if name == "-" else name
 
