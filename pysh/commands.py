@@ -56,6 +56,16 @@ FILES: dict[str, str] = {
     "sync": "pysh.builtins.simplefs:sync_main",
     "chown": "pysh.builtins.chown:chown_main",
     "chgrp": "pysh.builtins.chown:chgrp_main",
+    "install": "pysh.builtins.install:main",
+    "xz": "pysh.builtins.compress:xz_main",
+    "unxz": "pysh.builtins.compress:xz_main",
+    "xzcat": "pysh.builtins.compress:xz_main",
+    "lzma": "pysh.builtins.compress:xz_main",
+    "unlzma": "pysh.builtins.compress:xz_main",
+    "lzcat": "pysh.builtins.compress:xz_main",
+    "bzip2": "pysh.builtins.compress:bzip2_main",
+    "bunzip2": "pysh.builtins.compress:bzip2_main",
+    "bzcat": "pysh.builtins.compress:bzip2_main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -80,6 +90,7 @@ TEXT: dict[str, str] = {
     "expand": "pysh.builtins.expand:expand_main",
     "unexpand": "pysh.builtins.expand:unexpand_main",
     "factor": "pysh.builtins.factor:main",
+    "csplit": "pysh.builtins.csplit:main",
     "fmt": "pysh.builtins.fmt:main",
     "numfmt": "pysh.builtins.numfmt:main",
     "tsort": "pysh.builtins.tsort:main",
