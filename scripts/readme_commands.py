@@ -34,6 +34,15 @@ LIMIT_DOCS = {
     "python_memory": "linear memory of one `python3` guest (wasmtime store limit)",
 }
 STATUS = {"timeout": "124"}
+LIMIT_ERROR = "exit 126 with `pysh: ...: limit exceeded`"
+_GUEST_WRITE = "; a `python3` guest's write is cut short at the limit and the next one fails with "
+WHEN_HIT = {
+    "timeout": "exit 124, `timed_out`",
+    "max_output_bytes": "truncated, `truncated`; the CLI: `pysh: stdout: limit exceeded`",
+    "max_file_size": LIMIT_ERROR + _GUEST_WRITE + "`OSError` `EFBIG` (File too large)",
+    "max_total_written": LIMIT_ERROR + _GUEST_WRITE + "`OSError` `EDQUOT` (Disk quota exceeded)",
+    "python_memory": "the guest's allocation fails (`MemoryError`, exit 1)",
+}
 
 
 def _fmt(v) -> str:
@@ -56,11 +65,7 @@ def limits_table() -> str:
             "| --- | --- | --- | --- | --- |"]
     for f in dataclasses.fields(Limits):
         name = f.name
-        when = "exit 124, `timed_out`" if name == "timeout" else (
-            "truncated, `truncated`; the CLI: `pysh: stdout: limit exceeded`"
-            if name == "max_output_bytes" else
-            "the guest's allocation fails (`MemoryError`, exit 1)" if name == "python_memory" else
-            "exit 126 with `pysh: ...: limit exceeded`")
+        when = WHEN_HIT.get(name, LIMIT_ERROR)
         rows.append(f"| `{name}` | {_fmt(getattr(default, name))} | {_fmt(getattr(strict, name))} "
                     f"| {LIMIT_DOCS.get(name, '')} | {when} |")
     return "\n".join(rows)

@@ -5,6 +5,7 @@ never touches a directory that is not pysh's own."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import signal
 import subprocess
@@ -23,9 +24,12 @@ def _env(tmpdir) -> dict:
             "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(tmpdir)}
 
 
-def _start(tmpdir) -> subprocess.Popen:
-    p = subprocess.Popen(PYSH + ["-c", "sleep 30"], env=_env(tmpdir), stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
+def _start(tmpdir, args=("-c", "sleep 30"), stdin=None) -> subprocess.Popen:
+    p = subprocess.Popen(PYSH + list(args), env=_env(tmpdir), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, stdin=None if stdin is None else subprocess.PIPE)
+    if stdin is not None:
+        p.stdin.write(stdin)
+        p.stdin.flush()
     deadline = time.monotonic() + 30
     while len([n for n in os.listdir(tmpdir) if not n.endswith(".lock")]) < 3:
         assert p.poll() is None and time.monotonic() < deadline, p.stderr.read()
@@ -46,6 +50,24 @@ def test_a_terminating_signal_removes_the_instance_dirs(tmp_path, sig):
     finally:
         p.kill()
     assert status == -sig, p.stderr.read()  # ended by the signal: $? is 128+N in a shell
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_mcp_server_stopped_by_sigterm_removes_its_dirs(tmp_path):
+    # how process managers and MCP clients stop a server: here in the middle of a call
+    calls = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                 "protocolVersion": "2025-06-18", "capabilities": {},
+                 "clientInfo": {"name": "t", "version": "1"}}},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+              "params": {"name": "bash", "arguments": {"command": "sleep 30"}}}]
+    p = _start(tmp_path, ["mcp"], "".join(json.dumps(c) + "\n" for c in calls).encode())
+    p.send_signal(signal.SIGTERM)
+    try:
+        status = p.wait(timeout=20)
+    finally:
+        p.kill()
+    assert status == -signal.SIGTERM, p.stderr.read()
     assert os.listdir(tmp_path) == []
 
 

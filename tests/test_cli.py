@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import zlib
 
 import pytest
 
@@ -102,6 +103,22 @@ def test_strict_bounds_what_the_run_writes():
     assert p.stderr == (b"after 141\n"
                         b"pysh: stdout: limit exceeded (1048576 bytes): the rest was not written\n")
     assert p.returncode == 0
+
+
+def test_strict_bounds_a_gzip_bomb(tmp_path):
+    # 512 MiB of zeros in 0.5 MB: to stdout it stops at max_output_bytes, to a file at
+    # max_file_size (before, both ran until the disk or the pipe was full)
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    (tmp_path / "bomb.gz").write_bytes(
+        b"".join(c.compress(bytes(1 << 20)) for _ in range(512)) + c.flush())
+    p = subprocess.run(PYSH + ["--strict", "--limit", "max_file_size=1M", "--sandbox",
+                               str(tmp_path), "-c", 'gunzip -c bomb.gz; echo "st $?" >&2; '
+                               "gunzip bomb.gz; echo not reached"], capture_output=True,
+                       timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert p.stdout == bytes(1 << 20) and p.returncode == 126, p.stderr
+    assert p.stderr == (b"st 141\npysh: file size: limit exceeded (1048576 bytes)\n"
+                        b"pysh: stdout: limit exceeded (1048576 bytes): the rest was not written\n")
+    assert (tmp_path / "bomb").stat().st_size == 1 << 20
 
 
 def test_limit_options():

@@ -14,15 +14,20 @@ import subprocess
 import sys
 
 _CHILD = r"""
-import json, sys, time
+import json, os, shutil, sys, tempfile, time
 from pysh import Limits, Sandbox
 
 for case in json.loads(sys.stdin.read()):
-    with Sandbox(limits=Limits(**case["limits"])) as sb:
+    ws = tempfile.mkdtemp()
+    for name, size in case.get("plant", {}).items():  # files the host put there
+        with open(os.path.join(ws, name), "wb") as f:
+            f.write(bytes(size))
+    with Sandbox(ws, limits=Limits(**case["limits"])) as sb:
         t0 = time.monotonic()
         r = sb.run(case["script"])
         elapsed = time.monotonic() - t0
         after = sb.run(case["after"]).stdout if case.get("after") else None
+    shutil.rmtree(ws)
     print(json.dumps({"name": case["name"], "status": r.exit_code, "out": r.stdout,
                       "err": r.stderr, "elapsed": elapsed, "after": after}), flush=True)
 """
@@ -43,7 +48,8 @@ class Outcome:
 
 def run_batch(cases: list[dict], kill_after: float) -> dict[str, Outcome | str]:
     """``cases``: dicts with name, script, limits (Limits fields), optional after (a
-    script run next in the same sandbox, fresh budget). Returns name -> Outcome, or a
+    script run next in the same sandbox, fresh budget), optional plant (name -> size: files
+    of NUL bytes the host puts in the workspace first). Returns name -> Outcome, or a
     string saying why there is none (the child was killed or died)."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8",
            "PYTHONPATH": os.pathsep.join(sys.path)}

@@ -9,8 +9,11 @@ or fill the disk.
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
+from pysh import Limits
 from tests.interp.isolated import Outcome, run_batch
 
 MIB = 1 << 20
@@ -91,6 +94,9 @@ WRITES = {
     "sort-o": ("seq 200000 | sort -o f", FILE_ERR, SIZE, f"{MIB}\n"),
     "sed-i": ("seq 100000 > f; sed -i p f", FILE_ERR, "ls", "f\n"),
     "sed>": ("seq 100000 | sed p > f", FILE_ERR, SIZE, f"{MIB}\n"),
+    "cp": ("cp big c", FILE_ERR, "stat -c %s big c", f"{2 * MIB}\n{MIB}\n"),
+    "mv-across-mounts-big": ("mv big /tmp/c", FILE_ERR, "stat -c %s big /tmp/c",
+                             f"{2 * MIB}\n{MIB}\n"),
     "cp-total": ("head -c 900K /dev/zero > f; for x in a b c; do cp f $x; done", TOTAL_ERR,
                  "stat -c %s c", f"{3 * MIB - 3 * 900 * 1024}\n"),
     "mv-across-mounts": ("seq 100000 > /tmp/a; for x in b c d; do cp /tmp/a /tmp/$x; done; "
@@ -114,7 +120,9 @@ def reads() -> dict:
 
 @pytest.fixture(scope="module")
 def writes() -> dict:
-    cases = [dict(name=k, script=v[0], limits=LIM_W, after=v[2]) for k, v in WRITES.items()]
+    cases = [dict(name=k, script=v[0], limits=LIM_W, after=v[2],
+                  plant={"big": 2 * MIB} if "big" in v[0] else {})  # a file the host put there
+             for k, v in WRITES.items()]
     return run_batch(cases, kill_after=180)
 
 
@@ -151,6 +159,22 @@ def test_a_write_stops_at_the_write_limits(writes, name):
     assert message in r.err, r
     if size is not None:
         assert r.after == size, r
+
+
+def test_the_strict_limits_hold_at_full_size():
+    # the issue's own reproductions under Limits.strict() (64 MiB per file, 256 MiB per run)
+    strict = {f.name: getattr(Limits.strict(), f.name) for f in fields(Limits)}
+    r = run_batch([dict(name="80M", limits=strict, script="head -c 80M /dev/zero > f",
+                        after="stat -c %s f"),
+                   dict(name="five", limits=strict, after="stat -c %s f5",
+                        script="for i in 1 2 3 4 5; do head -c 60M /dev/zero > f$i; done")],
+                  kill_after=240)
+    big, five = r["80M"], r["five"]
+    assert isinstance(big, Outcome) and isinstance(five, Outcome), r
+    assert (big.status, big.err, big.after) == (
+        126, "pysh: file size: limit exceeded (67108864 bytes)\n", f"{64 * MIB}\n"), big
+    assert (five.status, five.err, five.after) == (
+        126, "pysh: write: limit exceeded (268435456 bytes written)\n", f"{16 * MIB}\n"), five
 
 
 def test_writes_under_the_limits_are_untouched(writes):
