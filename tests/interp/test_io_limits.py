@@ -227,12 +227,33 @@ WIDTHS = {
                       "‘99999999999P’: Value too large for defined data type"),
     "tail-c": ("cat /dev/zero | tail -c 99999999999", 126, STRING_ERR),
     "tail-line": ("tail -n 1 /dev/zero", 126, STRING_ERR),
+    "expand-tab": ("printf 'a\\tb\\n' | expand -t 99999999999", 126, STRING_ERR),
+    "numfmt-padding": ("numfmt --padding=99999999 1", 126, STRING_ERR),
+    "numfmt-format": ("numfmt --format=%099999999f 1", 126, STRING_ERR),
+    "numfmt-precision": ("numfmt --format=%.99999999f 1", 126, STRING_ERR),
+    "bc-power": ("echo '2^99999999' | bc", 126, STRING_ERR),
+    "bc-scale": ("echo 'scale=99999999; 1/3' | bc", 126, STRING_ERR),
+    "bc-squaring": ("echo 'x=2; while (1) x = x * x' | bc", 126, STRING_ERR),
+    "tr-repeat-set1": ("echo ab | tr -s '[a*99999999999]' x", 126, STRING_ERR),
+}
+
+# Huge counts that cost nothing in the real tool (recorded from GNU coreutils / binutils):
+# pysh must not allocate or loop by them either (before: MemoryError, OverflowError, OOM).
+HUGE_BUT_HARMLESS = {
+    "sort-k": ("printf '1 b\\n2 a\\n' | sort -k 99999999999", "1 b\n2 a\n"),
+    "sort-k-end": ("printf '1 b\\n2 a\\n' | sort -k 1,99999999999 -k 2", "1 b\n2 a\n"),
+    "sort-k-char": ("printf '1 b\\n2 a\\n' | sort -k 1.99999999999", "1 b\n2 a\n"),
+    "tr-repeat": ("echo a | tr a '[b*99999999999]'; echo abc | tr abc '[x*99999999999]'",
+                  "b\nxxx\n"),
+    "tr-squeeze-repeat": ("echo aabbc | tr -ds c '[b*99999999]'", "aab\n"),
+    "strings-n": ("printf 'abcdefgh' | strings -n 99999999999; echo $?", "0\n"),
 }
 
 
 @pytest.fixture(scope="module")
 def widths() -> dict:
     cases = [dict(name=k, script=v[0], limits=READ_LIMITS) for k, v in WIDTHS.items()]
+    cases += [dict(name=k, script=v[0], limits=READ_LIMITS) for k, v in HUGE_BUT_HARMLESS.items()]
     cases.append(dict(name="column-wide", limits=READ_LIMITS,
                       script="seq 5 | column -c 4000000000; seq 3 | column -x -c 3000000000"))
     return run_batch(cases, kill_after=90)
@@ -252,3 +273,10 @@ def test_a_very_wide_column_layout_costs_no_more_than_its_items(widths):
     r = widths["column-wide"]
     assert isinstance(r, Outcome), r
     assert (r.status, r.out) == (0, "1\t2\t3\t4\t5\n1\t2\t3\n"), r
+
+
+@pytest.mark.parametrize("name", list(HUGE_BUT_HARMLESS))
+def test_a_huge_count_that_costs_the_tool_nothing_costs_nothing(widths, name):
+    r = widths[name]
+    assert isinstance(r, Outcome), r
+    assert (r.status, r.out, r.err) == (0, HUGE_BUT_HARMLESS[name][1], ""), r
