@@ -19,6 +19,14 @@ class ReadonlyError(ShellError):
         super().__init__(f"{name}: readonly variable")
 
 
+class CircularNameref(ReadonlyError):
+    """An assignment through a nameref cycle: bash warns and gives the assignment up as it
+    gives up one to a readonly variable."""
+
+    def __init__(self, name: str):
+        ShellError.__init__(self, f"warning: {name}: circular name reference")
+
+
 class ExpansionError(ShellError):
     """A failed expansion, and what bash does about it in a non-interactive shell:
 
