@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lint spec spec-update bench clean readme-commands fuzz
+.PHONY: test test-overlay demo lint spec spec-update bench clean readme-commands fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,11 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# The whole suite again with every test workspace mounted as an overlay (tests/harness.py
+# checks that each host directory is byte for byte unchanged afterwards).
+test-overlay: lint
+	PYSH_TEST_OVERLAY=1 $(BIN)/python -m pytest
 
 # The whole shared conformance suite through pysh: pass rate and the worst files.
 spec: $(STAMP)

@@ -25,7 +25,6 @@ another's loop, nor the caller's. A warm call costs tens of microseconds.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import threading
@@ -145,9 +144,14 @@ def _mount(spec) -> Mount:
         return spec
     if isinstance(spec, tuple | list) and len(spec) in (2, 3):
         host, virtual = spec[0], spec[1]
-        ro = bool(spec[2]) if len(spec) == 3 else False
-        return Mount(virtual, str(host), ro)
-    raise TypeError("a mount is a pysh.shellkit.Mount or a (host_dir, virtual_path[, read_only]) tuple")
+        kind = spec[2] if len(spec) == 3 else False
+        if kind == "overlay":
+            return Mount(virtual, str(host), overlay=True)
+        if isinstance(kind, str) and kind not in ("ro", "rw"):
+            raise ValueError(f"a mount's third field is a bool, 'ro', 'rw' or 'overlay': {kind!r}")
+        return Mount(virtual, str(host), kind == "ro" or kind is True)
+    raise TypeError("a mount is a pysh.shellkit.Mount or a (host_dir, virtual_path[, read_only "
+                    "| 'ro' | 'overlay']) tuple")
 
 
 _ENTRY_POINTS: dict[str, str] | None = None
@@ -227,119 +231,13 @@ def _cached_programs(source: str):
     return progs
 
 
-class _Loop:
-    """The long-lived task group of a sandbox's worker loop.
-
-    A driver task keeps one task group open on the worker's event loop for the life
-    of the sandbox; each call's background jobs and process substitutions start
-    there (through a :class:`_TaskTracker`, which ends them when the call ends), so
-    a call does not pay for a task group of its own. Between calls the loop does not
-    turn: the driver just waits.
-    """
-
-    __slots__ = ("worker", "tg", "_stop", "_driver")
-
-    def __init__(self, worker) -> None:
-        self.worker = worker
-        self.tg = None
-        self._stop: asyncio.Event | None = None
-        self._driver = None
-
-    def ensure(self) -> None:
-        """Start the driver (on the worker thread, between two jobs)."""
-        if self._driver is not None:
-            return
-        import anyio
-
-        loop = self.worker.loop
-        ready = loop.create_future()
-
-        async def driver() -> None:
-            self._stop = asyncio.Event()
-            async with anyio.create_task_group() as tg:
-                self.tg = tg
-                ready.set_result(None)
-                await self._stop.wait()
-                tg.cancel_scope.cancel()
-
-        self._driver = loop.create_task(driver())
-        loop.run_until_complete(ready)
-
-    def _shutdown(self) -> None:
-        if self._stop is not None:
-            self._stop.set()
-        if self._driver is not None:
-            self.worker.loop.run_until_complete(self._driver)
-
-    def close(self) -> None:
-        """End the driver on the worker (not from the worker itself: a finalizer there)."""
-        from pysh.shellkit.worker import current
-
-        driver, worker = self._driver, self.worker
-        if driver is None or not worker.started or current() is worker:
-            return
-        try:
-            worker.call(self._shutdown)
-        except Exception:  # noqa: BLE001 - closing must not raise (it may run in a finalizer)
-            pass
-        finally:
-            self.tg = self._driver = self._stop = None
-
-
-class _TaskTracker:
-    """Stands in for a run's task group: starts tasks in a long-lived group, and
-    :meth:`close` ends those still running, as the end of ``run_main``'s own group would."""
-
-    __slots__ = ("_tg", "_live", "_idle")
-
-    def __init__(self, tg) -> None:
-        self._tg = tg
-        self._live: set = set()
-        self._idle = None
-
-    def start_soon(self, func, *args, name=None) -> None:
-        import anyio
-
-        from pysh.shellkit import Interrupted, LimitExceeded
-
-        scope = anyio.CancelScope()
-        live = self._live
-        live.add(scope)
-
-        async def task() -> None:
-            try:
-                with scope:
-                    try:
-                        await func(*args)
-                    except (Exception, LimitExceeded, Interrupted):  # noqa: BLE001
-                        pass  # background work never takes the sandbox's loop down
-            finally:
-                live.discard(scope)
-                if not live and self._idle is not None:
-                    self._idle.set()
-
-        self._tg.start_soon(task, name=name)
-
-    async def close(self) -> None:
-        import anyio
-
-        if not self._live:
-            return
-        self._idle = anyio.Event()
-        for scope in list(self._live):
-            scope.cancel()
-        with anyio.CancelScope(shield=True):
-            await self._idle.wait()
-
-
-def _finalize(ex, loop: _Loop, interp_holder: list) -> None:
+def _finalize(ex, interp_holder: list) -> None:
     for interp in interp_holder:
         try:
             interp.close_fds()
         except Exception:  # noqa: BLE001
             pass
     interp_holder.clear()
-    loop.close()
     ex.close()
 
 
@@ -349,7 +247,8 @@ class Sandbox:
     * ``workspace_dir``: the host directory seen at ``workspace`` (default
       ``/batch``); ``None`` gives a fresh empty directory removed on close.
     * ``mounts``: more directories, as :class:`pysh.shellkit.Mount` or
-      ``(host_dir, virtual_path[, read_only])`` tuples.
+      ``(host_dir, virtual_path[, read_only])`` tuples (``"ro"``, or ``"overlay"``
+      for an overlay mount, in place of ``read_only``).
     * ``env``: variables added to the synthetic environment (nothing of the
       host's environment is passed otherwise).
     * ``limits``: a :class:`Limits` (default ``Limits()``; ``Limits.strict()``
@@ -358,6 +257,11 @@ class Sandbox:
       Commands advertised in the ``pysh.commands`` entry-point group are
       loaded too unless ``entry_points=False``.
     * ``read_only``: mount the workspace read-only.
+    * ``overlay``: mount the workspace as an overlay: the host directory is the
+      read-only lower layer, every write (and deletion) the script makes lands in a
+      private upper layer beside the sandbox's ``/tmp``, removed on close; the host
+      directory stays byte for byte as it was. Commands see one merged tree through
+      either door (C-backed tools too: a file is copied up before it is written).
     * ``network``: a :class:`Network` naming the URL prefixes and hosts ``curl`` and
       ``wget`` may reach (default: none; the network is off).
     * ``allow_home``: allow the invoking user's home directory (or an ancestor of
@@ -381,6 +285,7 @@ class Sandbox:
         commands: Mapping[str, CommandTarget] | None = None,
         *,
         read_only: bool = False,
+        overlay: bool = False,
         entry_points: bool = True,
         home: str | Any | None = None,
         network: Network | None = None,
@@ -406,7 +311,7 @@ class Sandbox:
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
                          env=dict(env or {}), limits=limits or Limits(), registry=registry,
                          home_dir=home, allow_home=allow_home,
-                         network=network)
+                         network=network, overlay=overlay)
         self._setup(ex)
 
     @classmethod
@@ -427,11 +332,10 @@ class Sandbox:
         self.limits: Limits = ex.limits
         self._session = make_session(ex)
         self._interp = make_interp(self._session, fds={}, argv0=argv0)
-        self._loop = _Loop(ex.worker)
         self._holder = [self._interp]
         self._lock = threading.Lock()
         self._closed = False
-        self._finalizer = weakref.finalize(self, _finalize, ex, self._loop, self._holder)
+        self._finalizer = weakref.finalize(self, _finalize, ex, self._holder)
 
     # -- lifecycle --------------------------------------------------------------
     def close(self) -> None:
@@ -578,7 +482,6 @@ class Sandbox:
 
     def _start_call(self, call, isolated: bool):
         """On the worker thread: the coroutine of one call (the worker runs it)."""
-        self._loop.ensure()
         return self._run(call, isolated)
 
     def _interrupt(self) -> None:
@@ -611,8 +514,8 @@ class Sandbox:
         return (script, data, timeout, env, cwd, args)
 
     async def _run(self, call, isolated: bool) -> RunResult:
-        """One call, on the worker's loop."""
-        from pysh.interpreter.toplevel import _let_jobs_finish, run_main
+        """One call, on the worker thread (on its event loop once the script needs one)."""
+        from pysh.interpreter.toplevel import run_main
 
         script, data, timeout, env, cwd, args = call
         t0 = time.perf_counter()
@@ -637,23 +540,17 @@ class Sandbox:
                 progs = None if interp.alias_table() is not None or "alias" in script \
                     else _cached_programs(script)
 
-                tracker = _TaskTracker(self._loop.tg)
-
                 async def body(it):
                     if progs is not None:
-                        status = await it.run_reader(_CachedReader(progs))
-                    else:
-                        status = await _run_text(it, script)
-                    # as run_main's own group does: background jobs get a moment to finish
-                    await _let_jobs_finish(it.session)
-                    return status
+                        return await it.run_reader(_CachedReader(progs))
+                    return await _run_text(it, script)
                 try:
-                    status = await run_main(interp, body, task_group=tracker)
+                    # background jobs get a moment to finish, then end with the call
+                    status = await run_main(interp, body)
                 except Exception as e:  # noqa: BLE001 - an interpreter bug must not escape as a traceback
                     await _write_quiet(err, f"pysh: internal error ({type(e).__name__})\n")
                     status = INTERNAL_ERROR_STATUS
                 finally:
-                    await tracker.close()
                     _reap_jobs(interp.session)
         finally:
             if isolated:

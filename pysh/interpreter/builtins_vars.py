@@ -4,10 +4,13 @@ unset, set, shopt, read, mapfile/readarray, getopts.
 
 from __future__ import annotations
 
+<<<<<<< HEAD
 import re
 
 import anyio
 
+=======
+>>>>>>> main
 from pysh.interpreter.builtins_core import builtin, format_function
 from pysh.interpreter.errors import ReadonlyError, ShellError
 from pysh.interpreter.expand import case_map
@@ -30,7 +33,12 @@ from pysh.interpreter.state import (
     sorted_items,
     valid_ref_name,
 )
+<<<<<<< HEAD
 from pysh.shellkit import InputStream, LimitExceeded, decode
+=======
+from pysh.shellkit import InputStream, decode
+from pysh.shellkit.worker import ensure_loop
+>>>>>>> main
 
 _FLAG_BITS = {"a": ARRAY, "A": ASSOC, "i": INTEGER, "l": LOWER, "u": UPPER, "n": NAMEREF,
               "r": READONLY, "t": TRACE, "x": EXPORT}
@@ -842,6 +850,9 @@ async def b_read(interp, argv):
         limit = budget.remaining()
         limit = timeout if limit is None else min(limit, timeout)
         data = b""
+        import anyio
+
+        await ensure_loop()
         with anyio.move_on_after(limit) as scope:
             data, eof = await _read_record(stream, delim, nchars, exact, raw)
         if scope.cancelled_caught:

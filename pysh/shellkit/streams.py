@@ -29,11 +29,9 @@ import stat as _stat
 import time
 from collections.abc import AsyncIterator
 
-import anyio
-import anyio.lowlevel
-
 from pysh.shellkit.errors import BrokenPipe, WriteError
 from pysh.shellkit.limits import LimitExceeded, Limits
+from pysh.shellkit.worker import ensure_loop, loop_running
 
 CHUNK = 64 * 1024
 PIPE_CAPACITY = 64 * 1024
@@ -74,11 +72,16 @@ class InputStream:
     async def _pace(self, n: int) -> None:
         # A file or /dev/zero never blocks: without this, a cancel scope's deadline
         # could not fire while the loop reads (or while a slow reader works through it).
+        # A run without an event loop has no deadline scope to let in (a deadline brings
+        # the loop), and its read still ends at the cap.
         self._unyielded += n
         if self._unyielded >= YIELD_BYTES or time.monotonic() >= self._yield_at:
             self._unyielded = 0
             self._yield_at = time.monotonic() + YIELD_SECONDS
-            await anyio.lowlevel.checkpoint()
+            if loop_running():
+                import anyio.lowlevel
+
+                await anyio.lowlevel.checkpoint()
 
     def _too_long(self) -> LimitExceeded:
         self._buf.clear()
@@ -271,6 +274,9 @@ class FdInput(InputStream):
     async def _fill(self) -> bytes:
         try:
             if self._threaded:
+                import anyio
+
+                await ensure_loop()
                 return await anyio.to_thread.run_sync(os.read, self.fd, CHUNK, abandon_on_cancel=True)
             return os.read(self.fd, CHUNK)
         except OSError:
@@ -420,6 +426,9 @@ class FdOutput(OutputStream):
             except BrokenPipeError:
                 raise BrokenPipe() from None
             except BlockingIOError:
+                import anyio
+
+                await ensure_loop()
                 await anyio.sleep(0.001)
                 continue
             except OSError as e:
@@ -533,8 +542,8 @@ class Pipe:
         self.buf = bytearray()
         self.writers = 0
         self.readers = 0
-        self._data_ready: anyio.Event | None = None
-        self._space_ready: anyio.Event | None = None
+        self._data_ready = None  # an anyio.Event while a reader waits
+        self._space_ready = None  # an anyio.Event while a writer waits
 
     def reader(self) -> PipeReader:
         self.readers += 1
@@ -563,6 +572,9 @@ class Pipe:
             if self.readers <= 0:
                 raise BrokenPipe()
             if self._space_ready is None:
+                import anyio
+
+                await ensure_loop()
                 self._space_ready = anyio.Event()
             await self._space_ready.wait()
         if self.readers <= 0 and data:
@@ -573,6 +585,9 @@ class Pipe:
             if self.writers <= 0:
                 return b""
             if self._data_ready is None:
+                import anyio
+
+                await ensure_loop()
                 self._data_ready = anyio.Event()
             await self._data_ready.wait()
         data = bytes(self.buf[:n])
