@@ -311,13 +311,8 @@ def build_instance(o: Options):
     except MountError as e:
         raise UsageError(str(e)) from None
     return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
-<<<<<<< HEAD
                        limits=limits_of(o), registry=registry, home_dir=o.home,
-                       allow_home=o.allow_home, network=network_of(o))
-=======
-                       limits=limits, registry=registry, home_dir=o.home,
                        allow_home=o.allow_home, network=network_of(o), overlay=o.overlay)
->>>>>>> main
 
 
 def limits_of(o: Options):

@@ -4,13 +4,8 @@ unset, set, shopt, read, mapfile/readarray, getopts.
 
 from __future__ import annotations
 
-<<<<<<< HEAD
 import re
 
-import anyio
-
-=======
->>>>>>> main
 from pysh.interpreter.builtins_core import builtin, format_function
 from pysh.interpreter.errors import ReadonlyError, ShellError
 from pysh.interpreter.expand import case_map
@@ -33,12 +28,8 @@ from pysh.interpreter.state import (
     sorted_items,
     valid_ref_name,
 )
-<<<<<<< HEAD
 from pysh.shellkit import InputStream, LimitExceeded, decode
-=======
-from pysh.shellkit import InputStream, decode
 from pysh.shellkit.worker import ensure_loop
->>>>>>> main
 
 _FLAG_BITS = {"a": ARRAY, "A": ASSOC, "i": INTEGER, "l": LOWER, "u": UPPER, "n": NAMEREF,
               "r": READONLY, "t": TRACE, "x": EXPORT}

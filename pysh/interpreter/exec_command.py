@@ -33,17 +33,12 @@ from pysh.shellkit import (
     Shell,
     landlock,
 )
-<<<<<<< HEAD
-from pysh.shellkit.network import Network
 from pysh.shellkit.tempdirs import (
     make_instance_dir,
     remove_instance_dir,
     sweep_stale,
     system_temp_root,
 )
-=======
-from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
->>>>>>> main
 from pysh.shellkit.worker import Worker, unrestricted
 
 if TYPE_CHECKING:  # a policy is built by the embedder: its module loads only then
@@ -168,15 +163,9 @@ class ExecCommand:
         if self._finalizer is not None:
             raise RuntimeError("sandbox instance already open")
         root = system_temp_root()
-<<<<<<< HEAD
         sweep_stale()  # once per process: the dirs of runs that were SIGKILLed
         temp_dir = make_instance_dir(root, TEMP_PREFIX)
-        ephemeral = eph_home = None
-=======
-        temp_dir = os.path.join(root, f"{TEMP_PREFIX}{new_uuid()}")
-        os.mkdir(temp_dir, 0o700)
         ephemeral = eph_home = eph_overlay = None
->>>>>>> main
         table = None
         try:
             ws_host = self.workspace_dir
@@ -187,8 +176,7 @@ class ExecCommand:
                       Mount("/tmp", temp_dir), *self.extra_mounts]
             area = self.overlay_dir
             if area is None and any(m.overlay for m in mounts):
-                eph_overlay = area = os.path.join(root, f"{OVERLAY_PREFIX}{new_uuid()}")
-                os.mkdir(area, 0o700)
+                eph_overlay = area = make_instance_dir(root, OVERLAY_PREFIX)
             if not any(m.virtual.rstrip("/") == self.home.rstrip("/") for m in mounts):
                 home_host = self.home_dir
                 if home_host is not None and not os.path.isdir(home_host):

@@ -2474,14 +2474,10 @@ class Interp(Expander):
         return decode(data).rstrip("\n")
 
     async def process_substitution(self, part: A.ProcSub) -> str:
-<<<<<<< HEAD
-        pipe = Pipe(read_cap=self.budget.limits.max_string_length)
-=======
         import anyio
 
         await ensure_loop()
-        pipe = Pipe()
->>>>>>> main
+        pipe = Pipe(read_cap=self.budget.limits.max_string_length)
         fdnum = 63
         while fdnum in self.fds and fdnum > 10:
             fdnum -= 1

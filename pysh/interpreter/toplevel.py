@@ -11,14 +11,9 @@ from pysh.interpreter import builtins_vars as _builtins_vars  # noqa: F401,E402
 from pysh.interpreter.builtins_core import BUILTINS
 from pysh.interpreter.errors import ExitShell
 from pysh.interpreter.exec_command import USER, ExecCommand
-<<<<<<< HEAD
 from pysh.interpreter.runner import STATUS_SIGPIPE, Interp, Session
 from pysh.shellkit import BrokenPipe, Budget, InputStream, Interrupted, LimitExceeded
-=======
-from pysh.interpreter.runner import Interp, Session
-from pysh.shellkit import BrokenPipe, Budget, Interrupted, LimitExceeded
 from pysh.shellkit.worker import ensure_loop, loop_running
->>>>>>> main
 
 
 def make_session(ex: ExecCommand) -> Session:

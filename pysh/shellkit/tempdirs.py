@@ -131,8 +131,8 @@ def _clear_dir(dfd: int) -> None:
 
 
 # ------------------------------------------------------------ instance dirs
-_INSTANCE = re.compile(r"(?:swiftbash|pysh-workspace|pysh-home)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
-                       r"[0-9a-f]{4}-[0-9a-f]{12}\Z")
+_INSTANCE = re.compile(r"(?:swiftbash|pysh-workspace|pysh-home|pysh-overlay)-[0-9a-f]{8}-"
+                       r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z")
 _LOCK_SUFFIX = ".lock"
 _live: dict[str, int] = {}  # this process's instance dirs -> their held lock fds
 _swept = False
