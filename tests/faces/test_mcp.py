@@ -200,7 +200,8 @@ def test_a_busy_session_never_stalls_another():
     before A's run ends, and A's timeout arrives. Each session runs on its own worker thread.
     Ordering, not timing: before the fix B's calls waited for A's run to end."""
     # the server's strict default counts the loop's commands: only the timeout may end it
-    with _http_server("--limit", "max_commands=none", "--limit", "max_loop_iterations=none") as port:
+    with _http_server("--limit", "max_commands=none",
+                      "--limit", "max_loop_iterations=none") as port:
         async def main():
             async with _http_session(port) as a, _http_session(port) as b:
                 for s in (a, b):  # each session's sandbox and thread exist before the clock starts
