@@ -170,7 +170,8 @@ async def b_declare(interp, argv):
         set_bits |= EXPORT
     if cmd == "readonly":
         set_bits |= READONLY
-    if cmd == "local" and interp.vars.call_frame() is None:
+    in_function = bool(interp.vars.frames) and interp.vars.call_frame() is not None
+    if cmd == "local" and not in_function:
         await interp.diag("local: can only be used in a function")
         return 1
 
@@ -210,8 +211,7 @@ async def b_declare(interp, argv):
             await interp.out(declare_line(name, v) + "\n")
         return status
 
-    local = cmd in ("local", "declare", "typeset") and interp.vars.call_frame() is not None \
-        and not force_global
+    local = cmd in ("local", "declare", "typeset") and in_function and not force_global
     status = 0
     for idx, word in operands:
         entry = assign_args.get(idx)
@@ -257,7 +257,8 @@ async def b_declare(interp, argv):
                     status = 1
                     continue
             _apply_attrs(interp, name, var, bits & ~READONLY, clear_bits)
-            _mark_propagate(var, set_bits)
+            if var.attrs & TEMPVAR:
+                _mark_propagate(var, set_bits)
             if eq and (set_bits & NAMEREF or (var.attrs & NAMEREF and not clear_bits & NAMEREF)
                        and cmd != "export"):
                 # declare -n ref=target: the reference itself changes, not what it names
@@ -445,7 +446,8 @@ async def _declare_assign(interp, a, prepared, set_bits, clear_bits, local) -> N
     if var.attrs & READONLY:
         raise ReadonlyError(a.name)
     _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
-    _mark_propagate(var, set_bits)
+    if var.attrs & TEMPVAR:
+        _mark_propagate(var, set_bits)
     if set_bits & NAMEREF and prepared[0] == "scalar" and a.index is None:
         # declare -n ref=target: the reference itself changes, not what it names
         var.value = prepared[1]
@@ -851,7 +853,7 @@ async def b_read(interp, argv):
         status = 142
     else:
         status = 1 if eof else 0
-    problem = await _assign_read(interp, text, names, array, raw, nchars is not None and exact)
+    problem = _assign_read(interp, text, names, array, raw, nchars is not None and exact)
     if problem:
         await interp.diag(problem)
         return 1
@@ -934,7 +936,7 @@ def _odd_trailing_backslashes(b: bytes) -> bool:
     return n % 2 == 1
 
 
-async def _assign_read(interp, text: str, names, array, raw: bool, exact: bool) -> str | None:
+def _assign_read(interp, text: str, names, array, raw: bool, exact: bool) -> str | None:
     """Split and assign what read read; a message when a name cannot take its value."""
     # backslash processing: remember which characters were escaped
     chars: list[tuple[str, bool]] = []
@@ -954,7 +956,7 @@ async def _assign_read(interp, text: str, names, array, raw: bool, exact: bool) 
             chars.append((c, False))
             i += 1
     if exact:  # -N: the characters as read, no splitting
-        return await _read_bind(interp, names[0] if names else "REPLY", "".join(c for c, _ in chars))
+        return _read_bind(interp, names[0] if names else "REPLY", "".join(c for c, _ in chars))
     ifs = interp.ifs()
     if ifs is None:
         ifs = " \t\n"
@@ -976,20 +978,20 @@ async def _assign_read(interp, text: str, names, array, raw: bool, exact: bool) 
         interp.assign_array(array, [(None, f, False) for f in fields])
         return None
     for k, name in enumerate(names):
-        problem = await _read_bind(interp, name, fields[k] if k < len(fields) else "")
+        problem = _read_bind(interp, name, fields[k] if k < len(fields) else "")
         if problem:
             return problem
     return None
 
 
-async def _read_bind(interp, name: str, value: str) -> str | None:
+def _read_bind(interp, name: str, value: str) -> str | None:
     if _valid(name):
         interp.assign(name, value)
         return None
     if not valid_ref_name(name):
         return f"read: `{name}': not a valid identifier"
     base, _, sub = name[:-1].partition("[")  # read 'a[1]': an element
-    interp.assign_key(base, await interp.expand_subscript(base, sub), value)
+    interp.assign_key(base, interp.expand_subscript_sync(base, sub), value)
     return None
 
 

@@ -277,7 +277,9 @@ class Expander:
             if type(w) is A.Assign:
                 # an assignment argument of a declaration builtin: expanded once, here
                 # (braces first: `declare x={1..3}` is three assignments, as in bash)
-                for a in _brace_assigns(w, limit) if "braceexpand" in self.opts else (w,):
+                v = w.value
+                for a in _brace_assigns(w, limit) if v is not None and "{" in (v.text or "") \
+                        and "braceexpand" in self.opts else (w,):
                     prepared = await self.prepare_assign(a)
                     if decl is None:
                         decl = {}
@@ -1019,7 +1021,7 @@ def _retilde(parts: list) -> list:
 
 def _brace_assigns(a: A.Assign, limit: int):
     """A declaration builtin's ``x={1..3}``: bash brace-expands its argument words."""
-    if a.value is None or a.array is not None or not any(
+    if a.value is None or a.array is not None or "{" not in (a.value.text or "") or not any(
             type(p) is A.Lit and "{" in p.text for p in a.value.parts):
         return (a,)
     from pysh.interpreter.syntax.lexer import brace_expand_parts

@@ -1065,7 +1065,7 @@ class Interp(Expander):
             status = e.status
             self.status = status
             if type(node) is A.Simple:
-                self.set_pipestatus([status])
+                self.set_pipestatus((status,))
             await self.check_errexit(status)
         self.status = status
         return status
@@ -1091,19 +1091,20 @@ class Interp(Expander):
                 await self.run_trap("DEBUG")
         self.cmdsub_status = None
         words = node.words
-        mark = len(self.procsub_fds)
+        procsubs = self.procsub_fds
+        mark = len(procsubs) if procsubs else 0
         if not words:
             try:
                 return await self._assignments_only(node)
             finally:
-                if len(self.procsub_fds) > mark:  # x=<(cmd): closed when the line is done
-                    self.close_procsubs(mark)
+                if self.procsub_fds and len(self.procsub_fds) > mark:
+                    self.close_procsubs(mark)  # x=<(cmd): closed when the line is done
         argv = await self.expand_words(words)
         if not argv:
             try:
                 return await self._assignments_only(node)
             finally:
-                if len(self.procsub_fds) > mark:
+                if self.procsub_fds and len(self.procsub_fds) > mark:
                     self.close_procsubs(mark)
         try:
             # bash: the words first, then the prefix assignments, one by one (each sees
@@ -1118,16 +1119,18 @@ class Interp(Expander):
                 raise
             status = await self.invoke(argv, node, words, temp)
         finally:
-            if len(self.procsub_fds) > mark:
+            if self.procsub_fds and len(self.procsub_fds) > mark:
                 self.close_procsubs(mark)
         if self.deferred_diags:
             await self._flush_diags()
         self.last_arg = argv[-1]
-        self.set_pipestatus([status])
+        self.pipestatus = (status,)  # (set_pipestatus, inline: this path is hot)
+        if "PIPESTATUS" in self.vars.globals:
+            del self.vars.globals["PIPESTATUS"]
         await self.check_errexit(status)
         return status
 
-    def set_pipestatus(self, statuses: list[int]) -> None:
+    def set_pipestatus(self, statuses) -> None:
         """bash sets PIPESTATUS after each simple command, subshell, (( )), [[ ]] and
         pipeline (compound commands leave it be); what a script assigned to it goes."""
         self.pipestatus = statuses
@@ -1156,7 +1159,9 @@ class Interp(Expander):
             else:
                 red.close()
         self.last_arg = ""
-        self.set_pipestatus([status])
+        self.pipestatus = (status,)  # (set_pipestatus, inline)
+        if "PIPESTATUS" in self.vars.globals:
+            del self.vars.globals["PIPESTATUS"]
         await self.check_errexit(status)
         return status
 
@@ -1868,7 +1873,7 @@ class Interp(Expander):
             if len(cmds) == 1:
                 status = await self.execute(cmds[0])
                 if node.negated and type(cmds[0]) in (A.ArithCmd, A.CondCmd):
-                    self.set_pipestatus([0 if status else 1])  # bash: these after the `!`
+                    self.set_pipestatus((0 if status else 1,))  # bash: these after the `!`
             else:
                 status = await self._run_stages(node)
         finally:
@@ -2059,7 +2064,7 @@ class Interp(Expander):
             status = await child.with_redirs(node.redirs, child._subshell_body, node.body)
         finally:
             child.close_fds()
-        self.set_pipestatus([status])
+        self.set_pipestatus((status,))
         await self.check_errexit(status)
         return status
 
@@ -2313,7 +2318,7 @@ class Interp(Expander):
             status = 1
         else:
             status = 0 if v else 1
-        self.set_pipestatus([status])
+        self.set_pipestatus((status,))
         await self.check_errexit(status)
         return status
 
@@ -2333,7 +2338,7 @@ class Interp(Expander):
         except ShellError as e:
             await self.diag(e.message)
             status = 2
-        self.set_pipestatus([status])
+        self.set_pipestatus((status,))
         await self.check_errexit(status)
         return status
 
