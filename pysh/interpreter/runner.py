@@ -51,7 +51,6 @@ from pysh.interpreter.state import (
     valid_ref_name,
 )
 from pysh.interpreter.syntax import ast as A
-from pysh.interpreter.syntax.bashprint import xtrace_word as _xtrace_quote
 from pysh.interpreter.syntax.errors import ArithError, ParseError
 from pysh.shellkit import (
     BrokenPipe,
@@ -2603,6 +2602,12 @@ def _valid_name(name: str) -> bool:
 _QUOTES = frozenset("'\"\\")
 _SLOW_ATTRS = READONLY | INTEGER | LOWER | UPPER | NAMEREF | ASSOC
 _STRING_FAST_MAX = 256  # shorter values are not worth a limit check (limits are far larger)
+
+
+def _xtrace_quote(s: str) -> str:
+    from pysh.interpreter.syntax.bashprint import xtrace_word  # (set -x only: kept off start-up)
+
+    return xtrace_word(s)
 
 
 def _arith_trace(text: str) -> str:
