@@ -1,6 +1,7 @@
 """The Python API's per-call cost: pysh.Sandbox next to just-bash's Bash, in the same run.
 
     python bench/api_bench.py [--n N] [--rounds R] [--tmpdir DIR] [--just-bash-python PY]
+                              [--baseline SRC]
 
 Measures, in µs per operation (best of R rounds of N operations):
 
@@ -14,6 +15,11 @@ into a throwaway venv (``python3 -m venv /tmp/jb-venv && /tmp/jb-venv/bin/pip
 install just-bash``); the script runs its half of the measurements with that
 interpreter (``--just-bash-python``, default ``/tmp/jb-venv/bin/python``, or the
 current one if it can import ``just_bash``) and skips the column when absent.
+
+``--baseline SRC`` also measures the pysh of another source tree (e.g. an
+export of main: ``git archive main | tar -x -C /tmp/main-src``) in a child
+process, in the same run, and prints its column and the ratio (what a change
+costs, measured side by side on the same machine load).
 
 Creation makes two host directories (the private ``/tmp`` and the ephemeral
 workspace) and removes them on close, so its cost depends on the host file
@@ -120,6 +126,18 @@ def measure_pysh(n: int, rounds: int) -> dict[str, float]:
     return res
 
 
+def measure_baseline(src: str, n: int, rounds: int) -> dict[str, float] | None:
+    """The same measurements with the pysh found in ``src`` (a child process)."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--n", str(n), "--rounds",
+                        str(rounds), "--pysh-only"], capture_output=True, text=True, env=env,
+                       cwd=os.path.abspath(src), timeout=1800)
+    if p.returncode != 0:
+        sys.stderr.write(f"baseline side failed:\n{p.stderr[-2000:]}\n")
+        return None
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
 def find_just_bash(explicit: str | None) -> str | None:
     candidates = [explicit] if explicit else ["/tmp/jb-venv/bin/python", sys.executable]
     for py in candidates:
@@ -147,23 +165,34 @@ def main() -> int:
     ap.add_argument("--tmpdir", help="temp root of the sandboxes (default: the system's)")
     ap.add_argument("--just-bash-python", help="a Python that can import just_bash")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--baseline", metavar="SRC", help="also measure the pysh of this source tree")
+    ap.add_argument("--pysh-only", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.tmpdir:
         tempfile.tempdir = a.tmpdir
+    if a.pysh_only:
+        print(json.dumps(measure_pysh(a.n, a.rounds)))
+        return 0
+    base = measure_baseline(a.baseline, a.n, a.rounds) if a.baseline else None
     ours = measure_pysh(a.n, a.rounds)
     jb_py = find_just_bash(a.just_bash_python)
     theirs = measure_just_bash(jb_py, a.n, a.rounds) if jb_py else None
     if a.json:
-        print(json.dumps({"pysh": ours, "just_bash": theirs, "tmpdir": tempfile.gettempdir()}))
+        print(json.dumps({"pysh": ours, "baseline": base, "just_bash": theirs,
+                          "tmpdir": tempfile.gettempdir()}))
         return 0
     print(f"pysh Sandbox vs just-bash Bash, µs per operation (best of {a.rounds} rounds; "
           f"sandbox temp root {tempfile.gettempdir()})")
     head = f"{'operation':<28}{'pysh µs':>12}"
+    if base:
+        head += f"{'baseline µs':>14}{'pysh/baseline':>15}"
     if theirs:
         head += f"{'just-bash µs':>15}{'pysh/just-bash':>16}"
     print(head)
     for key, value in ours.items():
         line = f"{key:<28}{value:>12.1f}"
+        if base and key in base:
+            line += f"{base[key]:>14.1f}{value / base[key]:>15.3f}"
         if theirs and key in theirs:
             line += f"{theirs[key]:>15.1f}{value / theirs[key]:>16.3f}"
         print(line)

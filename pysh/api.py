@@ -16,8 +16,11 @@ commands, breached limits and timeouts all come back in the
 sandbox) raises.
 
 ``await sb.arun(...)`` is the same call for async code (anyio: asyncio or
-trio). The synchronous ``run()`` keeps one event loop per sandbox, so a warm
-call costs tens of microseconds, not the milliseconds of a new loop.
+trio). Either way the script runs on the sandbox's own worker thread and event
+loop (:mod:`pysh.shellkit.worker`), which the kernel restricts to the sandbox's
+directories where Linux offers Landlock (:meth:`Sandbox.info` says what this
+machine gives); the caller waits on it. A busy script in one sandbox never stalls
+another's loop, nor the caller's. A warm call costs tens of microseconds.
 """
 
 from __future__ import annotations
@@ -224,26 +227,30 @@ def _cached_programs(source: str):
 
 
 class _Loop:
-    """The event loop the synchronous ``run()`` reuses, created on first use.
+    """The long-lived task group of a sandbox's worker loop.
 
-    A driver task keeps one task group open on it for the life of the sandbox;
-    each call's background jobs and process substitutions start there (through a
-    :class:`_TaskTracker`, which ends them when the call ends), so a call does not
-    pay for a task group of its own.
+    A driver task keeps one task group open on the worker's event loop for the life
+    of the sandbox; each call's background jobs and process substitutions start
+    there (through a :class:`_TaskTracker`, which ends them when the call ends), so
+    a call does not pay for a task group of its own. Between calls the loop does not
+    turn: the driver just waits.
     """
 
-    __slots__ = ("loop", "tg", "_stop", "_driver")
+    __slots__ = ("worker", "tg", "_stop", "_driver")
 
-    def __init__(self) -> None:
-        self.loop: asyncio.AbstractEventLoop | None = None
+    def __init__(self, worker) -> None:
+        self.worker = worker
         self.tg = None
         self._stop: asyncio.Event | None = None
         self._driver = None
 
-    def _start(self) -> None:
+    def ensure(self) -> None:
+        """Start the driver (on the worker thread, between two jobs)."""
+        if self._driver is not None:
+            return
         import anyio
 
-        loop = asyncio.new_event_loop()
+        loop = self.worker.loop
         ready = loop.create_future()
 
         async def driver() -> None:
@@ -256,54 +263,38 @@ class _Loop:
 
         self._driver = loop.create_task(driver())
         loop.run_until_complete(ready)
-        self.loop = loop
 
-    def run(self, coro):
-        if self.loop is None:
-            self._start()
-        return self.loop.run_until_complete(coro)
+    def _shutdown(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+        if self._driver is not None:
+            self.worker.loop.run_until_complete(self._driver)
 
     def close(self) -> None:
-        loop, self.loop = self.loop, None
-        if loop is None or loop.is_closed():
+        """End the driver on the worker (not from the worker itself: a finalizer there)."""
+        from pysh.shellkit.worker import current
+
+        driver, worker = self._driver, self.worker
+        if driver is None or not worker.started or current() is worker:
             return
         try:
-            if self._stop is not None:
-                self._stop.set()
-            if self._driver is not None:
-                loop.run_until_complete(self._driver)
-            loop.run_until_complete(loop.shutdown_asyncgens())
+            worker.call(self._shutdown)
         except Exception:  # noqa: BLE001 - closing must not raise (it may run in a finalizer)
             pass
         finally:
             self.tg = self._driver = self._stop = None
-            try:
-                loop.close()
-            except Exception:  # noqa: BLE001
-                pass
-
-
-_ASYNCIO = object()  # marker: background work of this call runs as plain asyncio tasks
-
-
-def _on_asyncio() -> bool:
-    try:
-        return asyncio.current_task() is not None  # raises without a running asyncio loop
-    except RuntimeError:
-        return False
 
 
 class _TaskTracker:
     """Stands in for a run's task group: starts tasks in a long-lived group, and
     :meth:`close` ends those still running, as the end of ``run_main``'s own group would."""
 
-    __slots__ = ("_tg", "_live", "_idle", "_tasks")
+    __slots__ = ("_tg", "_live", "_idle")
 
-    def __init__(self, tg=None) -> None:
-        self._tg = tg  # None: plain asyncio tasks on the running loop (arun under asyncio)
+    def __init__(self, tg) -> None:
+        self._tg = tg
         self._live: set = set()
         self._idle = None
-        self._tasks: set = set()
 
     def start_soon(self, func, *args, name=None) -> None:
         import anyio
@@ -326,12 +317,7 @@ class _TaskTracker:
                 if not live and self._idle is not None:
                     self._idle.set()
 
-        if self._tg is not None:
-            self._tg.start_soon(task, name=name)
-        else:
-            t = asyncio.get_running_loop().create_task(task())
-            self._tasks.add(t)
-            t.add_done_callback(self._tasks.discard)
+        self._tg.start_soon(task, name=name)
 
     async def close(self) -> None:
         import anyio
@@ -371,6 +357,8 @@ class Sandbox:
       Commands advertised in the ``pysh.commands`` entry-point group are
       loaded too unless ``entry_points=False``.
     * ``read_only``: mount the workspace read-only.
+    * ``allow_home``: allow the invoking user's home directory (or an ancestor of
+      it) as a mount source; refused by default, since keys and tokens live there.
     * ``home``: a host directory for the sandbox's home, ``/home/user`` ($HOME, ``~``), to
       keep dotfiles between sessions; ``None`` gives a fresh one removed on close. The
       workspace stays the starting directory either way.
@@ -392,6 +380,7 @@ class Sandbox:
         read_only: bool = False,
         entry_points: bool = True,
         home: str | Any | None = None,
+        allow_home: bool = False,
     ):
         from pysh.commands import default_registry
         from pysh.interpreter import ExecCommand
@@ -410,7 +399,7 @@ class Sandbox:
             registry.register(name, func)
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
                          env=dict(env or {}), limits=limits or Limits(), registry=registry,
-                         home_dir=home)
+                         home_dir=home, allow_home=allow_home)
         self._setup(ex)
 
     @classmethod
@@ -431,7 +420,7 @@ class Sandbox:
         self.limits: Limits = ex.limits
         self._session = make_session(ex)
         self._interp = make_interp(self._session, fds={}, argv0=argv0)
-        self._loop = _Loop()
+        self._loop = _Loop(ex.worker)
         self._holder = [self._interp]
         self._lock = threading.Lock()
         self._closed = False
@@ -504,6 +493,24 @@ class Sandbox:
         _check_command(func)
         self._session.registry.register(name, func)
 
+    def info(self) -> dict[str, Any]:
+        """What protects this sandbox on this machine::
+
+            {"version": "0.1.0", "landlock": "ABI 7",        # or "unavailable (why)"
+             "kernel_floor": True,                          # its thread is restricted
+             "floor": "landlock ABI 7", "thread": "pysh-swiftbash-..."}
+
+        ``kernel_floor`` False means the cooperative core alone confines the
+        sandbox (see THREAT_MODEL.md). Starts the worker thread if need be.
+        """
+        from pysh import __version__
+        from pysh.shellkit import landlock
+
+        self._check_open()
+        worker = self._ex.worker.start()
+        return {"version": __version__, "landlock": landlock.describe().partition(": ")[2],
+                "kernel_floor": worker.abi > 0, "floor": worker.floor, "thread": worker.name}
+
     def commands(self) -> list[str]:
         """The names of every command the registry knows (builtins of the language excluded)."""
         return self._session.registry.names()
@@ -524,25 +531,18 @@ class Sandbox:
           cwd, functions, options, traps); the file system is shared.
         """
         call = self._prepare(script, stdin, timeout, env, cwd, args)
-        if not self._lock.acquire(blocking=True):  # pragma: no cover - blocking acquire
-            raise RuntimeError("unreachable")
-        try:
+        with self._lock:
             self._check_open()
-            try:
-                asyncio.get_running_loop()
-            except RuntimeError:
-                return self._loop.run(self._run(call, isolated, self._loop))
-            # Called from inside a running asyncio loop: its thread cannot run another
-            # loop, so this one call runs on a helper thread (prefer ``await arun()``).
-            return _run_in_thread(lambda: asyncio.run(self._run(call, isolated)))
-        finally:
-            self._lock.release()
+            # the caller's thread waits; the script runs on the sandbox's worker thread
+            return self._ex.call(self._start_call, call, isolated, interrupt=self._interrupt)
 
     async def arun(self, script: str, *, stdin: str | bytes | None = None,
                    timeout: float | None = None, env: Mapping[str, str] | None = None,
                    cwd: str | None = None, args: Iterable[str] = (),
                    isolated: bool = False) -> RunResult:
-        """The async form of :meth:`run`, on the caller's event loop (asyncio or trio)."""
+        """The async form of :meth:`run` (anyio: asyncio or trio). The script runs on the
+        sandbox's worker thread; the caller's event loop keeps running meanwhile, and
+        cancelling the caller stops the script."""
         import anyio
 
         call = self._prepare(script, stdin, timeout, env, cwd, args)
@@ -550,9 +550,30 @@ class Sandbox:
             await anyio.sleep(0.001)  # another call of this session is running
         try:
             self._check_open()
-            return await self._run(call, isolated, _ASYNCIO if _on_asyncio() else None)
+            return await self._ex.acall(self._start_call, call, isolated, interrupt=self._interrupt)
         finally:
             self._lock.release()
+
+    async def _on_worker(self, fn, *args):
+        """``fn(*args)`` on the sandbox's thread, between calls (the MCP file tools)."""
+        import anyio
+
+        while not self._lock.acquire(blocking=False):
+            await anyio.sleep(0.001)
+        try:
+            self._check_open()
+            return await self._ex.acall(fn, *args)
+        finally:
+            self._lock.release()
+
+    def _start_call(self, call, isolated: bool):
+        """On the worker thread: the coroutine of one call (the worker runs it)."""
+        self._loop.ensure()
+        return self._run(call, isolated)
+
+    def _interrupt(self) -> None:
+        """The caller gave up on a call (cancelled, Ctrl-C): stop its CPU loops too."""
+        self._session.budget.interrupt()
 
     def _prepare(self, script, stdin, timeout, env, cwd, args):
         self._check_open()
@@ -579,9 +600,8 @@ class Sandbox:
             raise TypeError("args must be a sequence of str")
         return (script, data, timeout, env, cwd, args)
 
-    async def _run(self, call, isolated: bool, loop=None) -> RunResult:
-        """One call. ``loop``: the sandbox's own :class:`_Loop` (sync ``run``), ``_ASYNCIO``
-        (``arun`` under asyncio), or None (trio: ``run_main`` owns a task group per call)."""
+    async def _run(self, call, isolated: bool) -> RunResult:
+        """One call, on the worker's loop."""
         from pysh.interpreter.toplevel import _let_jobs_finish, run_main
 
         script, data, timeout, env, cwd, args = call
@@ -607,16 +627,15 @@ class Sandbox:
                 progs = None if interp.alias_table() is not None or "alias" in script \
                     else _cached_programs(script)
 
-                tracker = None if loop is None else _TaskTracker(None if loop is _ASYNCIO else loop.tg)
+                tracker = _TaskTracker(self._loop.tg)
 
                 async def body(it):
                     if progs is not None:
                         status = await it.run_reader(_CachedReader(progs))
                     else:
                         status = await _run_text(it, script)
-                    if tracker is not None:
-                        # as run_main's own group does: background jobs get a moment to finish
-                        await _let_jobs_finish(it.session)
+                    # as run_main's own group does: background jobs get a moment to finish
+                    await _let_jobs_finish(it.session)
                     return status
                 try:
                     status = await run_main(interp, body, task_group=tracker)
@@ -624,8 +643,7 @@ class Sandbox:
                     await _write_quiet(err, f"pysh: internal error ({type(e).__name__})\n")
                     status = INTERNAL_ERROR_STATUS
                 finally:
-                    if tracker is not None:
-                        await tracker.close()
+                    await tracker.close()
                     _reap_jobs(interp.session)
         finally:
             if isolated:
@@ -798,23 +816,6 @@ async def _run_text(interp, text: str) -> int:
     reader = CommandReader(lambda: next(lines, None), name=interp.argv0, extglob=lambda: True,
                            aliases=interp.alias_table)
     return await interp.run_reader(reader)
-
-
-def _run_in_thread(fn):
-    box: dict = {}
-
-    def target():
-        try:
-            box["value"] = fn()
-        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
-            box["error"] = e
-
-    t = threading.Thread(target=target, name="pysh-run", daemon=True)
-    t.start()
-    t.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 # -- the tool description for function-calling APIs ---------------------------------------

@@ -23,6 +23,8 @@ sandbox options:
   --mount HOST[:VIRTUAL][:ro]
                            mount another host directory (repeatable)
   --read-only              mount the workspace read-only
+  --allow-home             allow your home directory (or an ancestor of it) as
+                           the workspace or a mount (refused by default)
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        wall-clock limit for the run (exit 124)
   --commands MODULE        load extra in-process commands from a Python module
@@ -49,6 +51,7 @@ class Options:
         self.home: str | None = None
         self.mounts: list[tuple[str, str, bool]] = []
         self.read_only = False
+        self.allow_home = False
         self.env: dict[str, str] = {}
         self.timeout: float | None = None
         self.commands: list[str] = []
@@ -106,6 +109,8 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
             o.mounts.append((host, virtual, ro))
         elif name == "--read-only":
             o.read_only = True
+        elif a == "--allow-home":
+            o.allow_home = True
         elif name == "--env":
             spec = value(name)
             k, eq, v = spec.partition("=")
@@ -189,7 +194,8 @@ def build_instance(o: Options):
         raise UsageError(str(e)) from None
     limits = Limits(timeout=o.timeout)
     return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
-                       limits=limits, registry=registry, home_dir=o.home)
+                       limits=limits, registry=registry, home_dir=o.home,
+                       allow_home=o.allow_home)
 
 
 def load_command_module(registry, module: str) -> None:
@@ -212,7 +218,9 @@ def load_command_module(registry, module: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in ("--version", "-V"):
-        print(f"pysh {__version__}")
+        from pysh.shellkit import landlock
+
+        print(f"pysh {__version__}\n{landlock.describe()}")
         return 0
     if args and args[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
@@ -268,8 +276,6 @@ def _script_name(path: str, ex) -> str:
 
 
 def _run_batch(o: Options, ex) -> int:
-    import anyio
-
     from pysh.interpreter.toplevel import make_interp, make_session, run_main
     from pysh.shellkit import FdInput, FdOutput, MountError
 
@@ -313,7 +319,9 @@ def _run_batch(o: Options, ex) -> int:
             return await it.run_reader(reader, error_prefix=lambda n: argv0)
 
         try:
-            return anyio.run(run_main, interp, body)
+            # the script runs on the instance's worker thread (restricted by the kernel floor
+            # where Linux has Landlock); this thread waits, takes the signals, cleans up
+            return ex.call(run_main, interp, body, interrupt=interp.budget.interrupt)
         except KeyboardInterrupt:
             return 130
     finally:

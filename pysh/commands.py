@@ -51,6 +51,11 @@ FILES: dict[str, str] = {
     "truncate": "pysh.builtins.truncate:main",
     "dd": "pysh.builtins.dd:main",
     "patch": "pysh.builtins.patch:main",
+    "link": "pysh.builtins.simplefs:link_main",
+    "unlink": "pysh.builtins.simplefs:unlink_main",
+    "sync": "pysh.builtins.simplefs:sync_main",
+    "chown": "pysh.builtins.chown:chown_main",
+    "chgrp": "pysh.builtins.chown:chgrp_main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -72,6 +77,12 @@ TEXT: dict[str, str] = {
     "tr": "pysh.builtins.tr:main",
     "uniq": "pysh.builtins.uniq:main",
     "wc": "pysh.builtins.wc:main",
+    "expand": "pysh.builtins.expand:expand_main",
+    "unexpand": "pysh.builtins.expand:unexpand_main",
+    "factor": "pysh.builtins.factor:main",
+    "fmt": "pysh.builtins.fmt:main",
+    "numfmt": "pysh.builtins.numfmt:main",
+    "tsort": "pysh.builtins.tsort:main",
     "base64": "pysh.builtins.base64_cmd:main",
     "cmp": "pysh.builtins.cmp:main",
     "od": "pysh.builtins.od:main",
@@ -151,6 +162,13 @@ GIT: dict[str, str] = {
     "git": "pysh.ports.git:main",
 }
 
+# -- python3: CPython on WebAssembly, files through door A (pysh.ports.python) ---------
+PYTHON: dict[str, str] = {
+    "python3": "pysh.ports.python:main",
+    "python": "pysh.ports.python:main",
+    "python3.12": "pysh.ports.python:main",
+}
+
 
 # -- the shells themselves (run by the interpreter; listed so PATH lookups find them) ----
 SHELLS: dict[str, str] = {
@@ -162,12 +180,24 @@ SHELLS: dict[str, str] = {
 }
 
 
+# Door A (shell.fs only) and door B (shell.resolve()): the registry folds host paths
+# out of every door-B command's stdout and stderr (pysh.shellkit.portout). python3's
+# WASI calls are answered by door A: it never holds a host path, and its output is data.
+DOOR_A_BLOCKS = (GREP_SED, AWK, FILES, TEXT, SYSTEM, PYTHON, SHELLS)
+DOOR_B_BLOCKS = (PORTS, GIT)
+
+
 def default_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for block in (GREP_SED, AWK, FILES, TEXT, SYSTEM, PORTS, GIT, SHELLS):
+    for block in (*DOOR_A_BLOCKS, *DOOR_B_BLOCKS):
         table.update(block)
     return table
 
 
 def default_registry() -> CommandRegistry:
-    return CommandRegistry(default_table())
+    reg = CommandRegistry()
+    for block in DOOR_A_BLOCKS:
+        reg.register_many(block, port=False)
+    for block in DOOR_B_BLOCKS:
+        reg.register_many(block, port=True)
+    return reg

@@ -36,6 +36,7 @@ options:
   --workspace PATH         where the workspace is mounted (default /batch)
   --mount HOST[:VIRTUAL][:ro]   mount another host directory (repeatable)
   --read-only              mount the workspace read-only
+  --allow-home             allow your home directory (or an ancestor) as a mount
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        default wall-clock limit of one tool call (default 120)
   --commands MODULE        load extra in-process commands from a Python module
@@ -176,9 +177,13 @@ def build_server(options, sandbox_factory=None):
     async def read_file(path: str, ctx: Context) -> CallToolResult:
         sb = sandboxes.get(session_of(ctx))
         cap = sb.limits.max_output_bytes
-        try:
+
+        def read() -> bytes:
             with sb.fs.open(path, "rb") as f:
-                data = f.read(cap + 1 if cap is not None else -1)
+                return f.read(cap + 1 if cap is not None else -1)
+
+        try:
+            data = await sb._on_worker(read)  # the session's thread: its kernel floor, its turn
         except FileSystemError as e:
             return text_result(f"read_file: {e}\n", True)
         text = data.decode("utf-8", "replace")
@@ -190,11 +195,17 @@ def build_server(options, sandbox_factory=None):
     async def write_file(path: str, content: str, ctx: Context) -> CallToolResult:
         sb = sandboxes.get(session_of(ctx))
         data = content.encode("utf-8")
+
+        def write() -> str:
+            fs = sb.fs
+            fs.write_bytes(path, data)
+            return fs.abspath(path)
+
         try:
-            sb.fs.write_bytes(path, data)
+            where = await sb._on_worker(write)
         except FileSystemError as e:
             return text_result(f"write_file: {e}\n", True)
-        return text_result(f"wrote {len(data)} bytes to {sb.fs.abspath(path)}\n", False)
+        return text_result(f"wrote {len(data)} bytes to {where}\n", False)
 
     server.add_tool(bash, name="bash", description=TOOL_DESCRIPTION,
                     annotations=ToolAnnotations(title="Run bash in the sandbox", open_world_hint=False))

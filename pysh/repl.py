@@ -35,16 +35,49 @@ def history_path(host_env=None) -> str:
 
 
 def _make_history():
+    """The history file, opened now: the REPL runs on the sandbox's worker thread, which
+    the kernel floor keeps out of the host user's state directory."""
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
     path = history_path()
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        with open(path, "ab"):
-            pass
-        return FileHistory(path)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
     except OSError:
         return InMemoryHistory()
+
+    class HeldFileHistory(FileHistory):
+        """prompt-toolkit's history file format, read and appended through a held fd."""
+
+        def load_history_strings(self):
+            chunks = []
+            try:
+                while chunk := os.pread(fd, 1 << 20, sum(map(len, chunks))):
+                    chunks.append(chunk)
+            except OSError:
+                return []
+            lines: list[str] = []
+            strings: list[str] = []
+            for raw in b"".join(chunks).decode("utf-8", "replace").splitlines(keepends=True):
+                if raw.startswith("+"):
+                    lines.append(raw[1:])
+                elif lines:
+                    strings.append("".join(lines)[:-1])
+                    lines = []
+            if lines:
+                strings.append("".join(lines)[:-1])
+            return list(reversed(strings))
+
+        def store_string(self, string: str) -> None:
+            import datetime
+
+            text = f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n"))
+            try:
+                os.write(fd, text.encode("utf-8"))
+            except OSError:
+                pass
+
+    return HeldFileHistory(path)
 
 
 # ------------------------------------------------------------------------- completion
@@ -225,6 +258,7 @@ class Repl:
         self.tg = None
         self._run_scope = None
         self._loop = None
+        self.history = None  # opened by run_repl before the worker starts
 
     # -- prompts ------------------------------------------------------------------------
     async def prompt_text(self, var: str, default: str) -> str:
@@ -272,18 +306,15 @@ class Repl:
                 status = e.status
             return status
 
-        previous = signal.getsignal(signal.SIGINT)
         status = 130
         with anyio.CancelScope() as scope:
-            self._run_scope = scope
-            signal.signal(signal.SIGINT, self._on_sigint)
+            self._run_scope = scope  # Ctrl-C (on_sigint, in the main thread) cancels it
             try:
                 status = await run_main(interp, body, task_group=self.tg)
             except Exception as e:  # noqa: BLE001 - an interpreter bug must not end the session
                 await interp.err(f"pysh: internal error ({type(e).__name__})\n")
                 status = 70
             finally:
-                signal.signal(signal.SIGINT, previous)
                 self._run_scope = None
         if scope.cancelled_caught or status == 130 and interp.budget.interrupted:
             status = 130
@@ -291,13 +322,16 @@ class Repl:
         interp.status = status
         return status
 
-    def _on_sigint(self, signum, frame) -> None:
-        """Ctrl-C while a command runs: interrupt CPU loops (budget) and awaits (the scope)."""
-        self.interp.budget.interrupt()
+    def on_sigint(self, signum, frame) -> None:
+        """SIGINT, in the main thread. While a command runs (on the worker): interrupt its
+        CPU loops (budget) and awaits (the scope). Otherwise (no terminal in raw mode
+        took the key) it ends the shell, as before a command started."""
         scope = self._run_scope
         loop = self._loop
-        if scope is not None and loop is not None:
-            loop.call_soon_threadsafe(scope.cancel)
+        if scope is None or loop is None:
+            raise KeyboardInterrupt
+        self.interp.budget.interrupt()
+        loop.call_soon_threadsafe(scope.cancel)
 
     def report_jobs(self) -> None:
         """bash's ``[1]+  Done  cmd`` lines for background jobs that ended since the last prompt."""
@@ -327,7 +361,7 @@ class Repl:
         from pysh.interpreter.syntax import parse_status
 
         self._loop = asyncio.get_running_loop()
-        prompt_session = PromptSession(history=_make_history(), completer=ShellCompleter(self.interp),
+        prompt_session = PromptSession(history=self.history, completer=ShellCompleter(self.interp),
                                        lexer=PygmentsLexer(BashLexer), complete_while_typing=False,
                                        enable_history_search=True)
         async with anyio.create_task_group() as tg:
@@ -397,49 +431,44 @@ def _parse_error_text(e, argv0: str) -> str:
     return e.format(argv0)
 
 
-def _plain_repl(repl: Repl) -> int:
+async def _plain_repl_main(repl: Repl) -> int:
     """-i without a terminal: read lines from stdin, prompts on stderr (as bash does)."""
+    import asyncio
+
     import anyio
 
     from pysh.interpreter.syntax import parse_status
 
-    async def main() -> int:
-        import asyncio
-
-        repl._loop = asyncio.get_running_loop()
-        async with anyio.create_task_group() as tg:
-            repl.tg = tg
-            try:
-                while repl.exit_status is None:
-                    lines: list[str] = []
-                    while True:
-                        ps = await repl.prompt_text("PS1" if not lines else "PS2",
-                                              "\\u@\\h:\\w\\$ " if not lines else "> ")
-                        _write_all(2, ps.encode("utf-8", "surrogateescape"))
-                        raw = repl.stdin.readline_blocking()
-                        if not raw:
-                            break
-                        lines.append(raw.decode("utf-8", "surrogateescape").rstrip("\n"))
-                        if parse_status("\n".join(lines) + "\n", extglob=True) != "incomplete":
-                            break
-                    if not lines:
-                        _write_all(2, b"exit\n")
+    repl._loop = asyncio.get_running_loop()
+    async with anyio.create_task_group() as tg:
+        repl.tg = tg
+        try:
+            while repl.exit_status is None:
+                lines: list[str] = []
+                while True:
+                    ps = await repl.prompt_text("PS1" if not lines else "PS2",
+                                          "\\u@\\h:\\w\\$ " if not lines else "> ")
+                    _write_all(2, ps.encode("utf-8", "surrogateescape"))
+                    raw = repl.stdin.readline_blocking()
+                    if not raw:
                         break
-                    source = "\n".join(lines) + "\n"
-                    if source.strip():
-                        await repl.run_source(source)
-            finally:
-                await repl._exit_trap()
-                tg.cancel_scope.cancel()
-        return repl.exit_status if repl.exit_status is not None else repl.interp.status
-
-    return anyio.run(main)
+                    lines.append(raw.decode("utf-8", "surrogateescape").rstrip("\n"))
+                    if parse_status("\n".join(lines) + "\n", extglob=True) != "incomplete":
+                        break
+                if not lines:
+                    _write_all(2, b"exit\n")
+                    break
+                source = "\n".join(lines) + "\n"
+                if source.strip():
+                    await repl.run_source(source)
+        finally:
+            await repl._exit_trap()
+            tg.cancel_scope.cancel()
+    return repl.exit_status if repl.exit_status is not None else repl.interp.status
 
 
 def run_repl(options) -> int:
     """Entry point from the CLI (``pysh`` on a terminal, or ``pysh -i``)."""
-    import asyncio
-
     from pysh import cli
     from pysh.shellkit import MountError
 
@@ -451,9 +480,16 @@ def run_repl(options) -> int:
         return 2
     try:
         repl = Repl(options, ex)
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            return _plain_repl(repl)
-        return asyncio.run(repl.main())
+        # The REPL (line editor included) runs on the sandbox's worker thread, restricted
+        # by the kernel floor; this thread takes the signals, waits, and cleans up.
+        previous = signal.signal(signal.SIGINT, repl.on_sigint)
+        try:
+            if not (sys.stdin.isatty() and sys.stdout.isatty()):
+                return ex.call(_plain_repl_main, repl)
+            repl.history = _make_history()
+            return ex.call(repl.main)
+        finally:
+            signal.signal(signal.SIGINT, previous)
     except KeyboardInterrupt:
         return 130
     finally:

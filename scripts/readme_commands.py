@@ -31,6 +31,7 @@ LIMIT_DOCS = {
     "max_substitution_depth": "nested `$(...)` / `<(...)`",
     "max_file_size": "bytes of one file written through the FileSystem door",
     "max_total_written": "bytes written through the door in one run",
+    "python_memory": "linear memory of one `python3` guest (wasmtime store limit)",
 }
 STATUS = {"timeout": "124"}
 
@@ -56,7 +57,9 @@ def limits_table() -> str:
     for f in dataclasses.fields(Limits):
         name = f.name
         when = "exit 124, `timed_out`" if name == "timeout" else (
-            "truncated, `truncated`" if name == "max_output_bytes" else "exit 126 with `pysh: ...: limit exceeded`")
+            "truncated, `truncated`" if name == "max_output_bytes" else
+            "the guest's allocation fails (`MemoryError`, exit 1)" if name == "python_memory" else
+            "exit 126 with `pysh: ...: limit exceeded`")
         rows.append(f"| `{name}` | {_fmt(getattr(default, name))} | {_fmt(getattr(strict, name))} "
                     f"| {LIMIT_DOCS.get(name, '')} | {when} |")
     return "\n".join(rows)
@@ -76,6 +79,7 @@ def commands_list() -> str:
         ("System and process utilities", sorted(commands.SYSTEM)),
         ("Ports (jq, rg, fd, sqlite3, archives)", sorted(commands.PORTS)),
         ("git", sorted(commands.GIT)),
+        ("python3 (CPython on WebAssembly)", sorted(commands.PYTHON)),
     ]
     total = len(set(commands.default_table()))
     lines = [f"{total} commands in the registry, plus the shell's builtins:", ""]

@@ -17,8 +17,6 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-import anyio
-
 from pysh.commands import default_registry
 from pysh.interpreter import ExecCommand
 from pysh.shellkit import BytesInput, CaptureOutput, CommandRegistry, Shell
@@ -122,4 +120,4 @@ def run_cmd(ex: ExecCommand, argv: list[str], stdin: bytes | str = b"", *, cwd: 
         status = await func(shell, list(argv))
         return Result(status, out.getvalue(), err.getvalue())
 
-    return anyio.run(main)
+    return ex.call(main)  # on the instance's worker thread, under the kernel floor

@@ -69,6 +69,7 @@ async def mkdir_main(shell, argv: list[str]) -> int:
                 last_i = real[-1] if real else -1
                 prefix = ""
                 for i, c in enumerate(comps):
+                    shell.budget.check()
                     prefix = c if i == 0 else prefix + "/" + c
                     if not c or c in (".", ".."):
                         continue

@@ -8,6 +8,11 @@ a fresh ``pysh-home-<UUID>`` directory beside /tmp's unless the embedder names a
 host directory to keep; the extra mounts; and the Shell built over them with a
 synthetic environment. What it created is removed when the instance ends,
 however it ends.
+
+Its scripts run on its :class:`~pysh.shellkit.worker.Worker` (``call``/``acall``):
+a thread of its own, started on first use and restricted by Landlock to the
+instance's mount roots (read-only mounts read-only), the Python installation
+and the few system files commands read.
 """
 
 from __future__ import annotations
@@ -17,8 +22,18 @@ import weakref
 from collections.abc import Iterable, Mapping
 
 from pysh.interpreter.filesystems import MountedFileSystem
-from pysh.shellkit import Budget, CommandRegistry, Confinement, Limits, Mount, MountTable, Shell
+from pysh.shellkit import (
+    Budget,
+    CommandRegistry,
+    Confinement,
+    Limits,
+    Mount,
+    MountTable,
+    Shell,
+    landlock,
+)
 from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
+from pysh.shellkit.worker import Worker, unrestricted
 
 TEMP_PREFIX = "swiftbash-"
 WORKSPACE_PREFIX = "pysh-workspace-"
@@ -50,13 +65,39 @@ def _remove(path: str | None) -> None:
         remove_tree(path)  # fd-based: symlinks planted inside are removed, never followed
 
 
-def _cleanup(table: MountTable | None, temp_dir: str | None, workspace_dir: str | None,
-             home_dir: str | None = None) -> None:
+def _cleanup(worker: list, table: MountTable | None, temp_dir: str | None,
+             workspace_dir: str | None, home_dir: str | None) -> None:
+    if worker:
+        worker.pop().close()  # its jobs end before the directories go
+    # a finalizer may run on a (restricted) worker thread: removing the instance's own
+    # directories needs rights on the system temp root
+    unrestricted(_cleanup_host, table, temp_dir, workspace_dir, home_dir)
+
+
+def _cleanup_host(table: MountTable | None, temp_dir: str | None, workspace_dir: str | None,
+                  home_dir: str | None = None) -> None:
     if table is not None:
         table.close()
     _remove(temp_dir)
     _remove(workspace_dir)
     _remove(home_dir)
+
+
+def command_dirs(registry: CommandRegistry | None) -> list[str]:
+    """Where the commands registered from outside pysh (``"module:function"``) live."""
+    if registry is None:
+        return []
+    return landlock.module_dirs(t.partition(":")[0] for _, t in registry.items()
+                                if isinstance(t, str) and not t.startswith("pysh."))
+
+
+def floor_rules(table: MountTable, modules: list[str]) -> list[landlock.Rule]:
+    """The Landlock rules of an instance's worker: its mount roots (through the table's
+    held fds), the command packages ``modules``, the base rules."""
+    rules = [landlock.Rule(m.host_real, landlock.READ if m.read_only else landlock.WRITE,
+                           fd=table.root_fd(m)) for m in table]
+    rules += [landlock.Rule(p, landlock.READ) for p in modules]
+    return rules + landlock.base_rules()
 
 
 class ExecCommand:
@@ -72,8 +113,10 @@ class ExecCommand:
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
         registry: CommandRegistry | None = None,
+        allow_home: bool = False,
         home_dir: str | os.PathLike | None = None,
         home: str = HOME,
+        kernel_floor: bool = True,
     ):
         self.workspace_dir = None if workspace_dir is None else os.fspath(workspace_dir)
         self.home_dir = None if home_dir is None else os.fspath(home_dir)
@@ -81,6 +124,7 @@ class ExecCommand:
         self.workspace = workspace
         self.extra_mounts = tuple(mounts)
         self.read_only = read_only
+        self.allow_home = allow_home  # the user's home (or an ancestor) may be a mount source
         self.env_overrides = dict(env or {})
         self.limits = limits or Limits()
         self.registry = registry if registry is not None else CommandRegistry()
@@ -89,6 +133,8 @@ class ExecCommand:
         self.ephemeral_workspace: str | None = None
         self.ephemeral_home: str | None = None
         self.table: MountTable | None = None
+        self.kernel_floor = kernel_floor  # False: the worker runs unrestricted (tests of one layer)
+        self._worker: list[Worker] = []  # shared with the finalizer
         self._finalizer: weakref.finalize | None = None
 
     def open(self) -> ExecCommand:
@@ -116,13 +162,15 @@ class ExecCommand:
                     os.mkdir(eph_home, 0o700)
                     home_host = eph_home
                 mounts.append(Mount(self.home, home_host))
-            table = MountTable(mounts)
+            table = MountTable(mounts, allow_home=self.allow_home)
         except BaseException:
-            _cleanup(table, temp_dir, ephemeral, eph_home)
+            _cleanup_host(table, temp_dir, ephemeral, eph_home)
             raise
         self.temp_dir, self.ephemeral_workspace, self.table = temp_dir, ephemeral, table
         self.ephemeral_home = eph_home
-        self._finalizer = weakref.finalize(self, _cleanup, table, temp_dir, ephemeral, eph_home)
+        self._worker = []
+        self._finalizer = weakref.finalize(self, _cleanup, self._worker, table, temp_dir, ephemeral,
+                                           eph_home)
         registry = self.registry
         core = Confinement(table, registry.names)
         env = synthetic_env(self.workspace, self.home)
@@ -134,6 +182,33 @@ class ExecCommand:
     def close(self) -> None:
         if self._finalizer is not None:
             self._finalizer()
+
+    # -- the worker ---------------------------------------------------------------------------
+    @property
+    def worker(self) -> Worker:
+        """The instance's thread (started on first use, restricted at its start)."""
+        if not self._worker:
+            if self.closed:
+                raise RuntimeError("sandbox instance is closed")
+            modules = command_dirs(self.registry)
+            self._worker.append(Worker(f"pysh-{os.path.basename(self.temp_dir)}",
+                                       floor_rules(self.table, modules), restrict=self.kernel_floor,
+                                       import_dirs=landlock.python_dirs() + modules))
+        return self._worker[0]
+
+    def call(self, fn, *args, interrupt=None):
+        """``fn(*args)`` on the instance's worker (a coroutine it returns runs on the
+        worker's loop); the calling thread waits. See :meth:`Worker.call`."""
+        return self.worker.call(fn, *args, interrupt=interrupt)
+
+    async def acall(self, fn, *args, interrupt=None):
+        """:meth:`call` for async code (asyncio or trio): the caller's loop keeps running."""
+        return await self.worker.acall(fn, *args, interrupt=interrupt)
+
+    @property
+    def floor(self) -> str:
+        """What stands under the cooperative core on this instance's thread."""
+        return self.worker.start().floor
 
     @property
     def closed(self) -> bool:

@@ -9,6 +9,9 @@ result: split on IFS and glob-active); ``BREAK`` forces a field boundary
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from pysh.interpreter import pattern as pat
 from pysh.interpreter.errors import ExpansionError, NounsetError
 from pysh.interpreter.state import (
@@ -86,12 +89,50 @@ class Field:
         self.glob = glob
 
 
-def _segs_to_fields(segs: list, ifs: str | None, split: bool) -> list[Field]:
-    """Assemble fields, splitting EXP segments on IFS."""
+@lru_cache(maxsize=64)
+def _ifs_tokens(ifs_ws: str, ifs_other: str, kind: str = "tokens") -> re.Pattern:
+    """The tokens of field splitting: a run of non-IFS text (group 1), a run of IFS
+    whitespace (2), one other IFS character with the whitespace after it (3).
+    ``kind`` "words": just the runs of non-IFS text; "ws": one IFS whitespace."""
+    def cls(chars: str) -> str:
+        return "".join("\\" + c if c in "\\]^-[" else c for c in chars)
+
+    if kind == "words":
+        return re.compile(f"[^{cls(ifs_ws + ifs_other)}]+")
+    if kind == "ws":
+        return re.compile(f"[{cls(ifs_ws)}]")
+    ws = f"([{cls(ifs_ws)}]+)" if ifs_ws else "(?!)()"
+    other = f"([{cls(ifs_other)}][{cls(ifs_ws)}]*)" if ifs_ws else f"([{cls(ifs_other)}])"
+    return re.compile(f"([^{cls(ifs_ws + ifs_other)}]+)|{ws}|" + (other if ifs_other else "(?!)()"))
+
+
+def _segs_to_fields(segs: list, ifs: str | None, split: bool, budget=None) -> list[Field]:
+    """Assemble fields, splitting EXP segments on IFS (polling ``budget``: a command
+    substitution can hand over millions of words)."""
     if ifs is None:
         ifs = DEFAULT_IFS
     ifs_ws = "".join(c for c in ifs if c in " \t\n")
     ifs_other = "".join(c for c in ifs if c not in " \t\n")
+    if split and ifs_ws and not ifs_other and len(segs) == 1 and segs[0] is not BREAK \
+            and segs[0][1] == EXP:
+        # the common case, $(cmd) or $x alone with whitespace IFS: one C-speed scan
+        text = segs[0][0]
+        words_rx = _ifs_tokens(ifs_ws, "", "words")
+        if budget is None:
+            return [Field(w, _escape_backslashes(w), True) for w in words_rx.findall(text)]
+        # a megabyte at a time (cut at a delimiter), polling the deadline in between
+        fields: list[Field] = []
+        pos, n = 0, len(text)
+        while pos < n:
+            cut = None if n - pos <= 1 << 20 else _ifs_tokens(ifs_ws, "", "ws").search(
+                text, pos + (1 << 20))
+            end = n if cut is None else cut.start()
+            fields.extend(Field(w, _escape_backslashes(w), True)
+                          for w in words_rx.findall(text, pos, end))
+            budget.check()
+            budget.check_array(len(fields))
+            pos = end
+        return fields
     out: list[Field] = []
     val: list[str] = []
     patt: list[str] = []
@@ -103,6 +144,9 @@ def _segs_to_fields(segs: list, ifs: str | None, split: bool) -> list[Field]:
         nonlocal val, patt, globby, exists
         out.append(Field("".join(val), "".join(patt), globby))
         val, patt, globby, exists = [], [], False, False
+        if budget is not None and not len(out) & 4095:
+            budget.check()
+            budget.check_array(len(out))
 
     for seg in segs:
         if seg is BREAK:
@@ -134,34 +178,22 @@ def _segs_to_fields(segs: list, ifs: str | None, split: bool) -> list[Field]:
                 exists = True
                 after_ws = False
             continue
-        i, n = 0, len(text)
-        while i < n:
-            c = text[i]
-            if c in ifs_ws:
+        for m in _ifs_tokens(ifs_ws, ifs_other).finditer(text):
+            chunk = m.group(1)
+            if chunk is not None:
+                val.append(chunk)
+                patt.append(_escape_backslashes(chunk))
+                globby = True
+                exists = True
+                after_ws = False
+            elif m.group(2) is not None:  # IFS whitespace
                 if exists:
                     finish()
                     after_ws = True
-                while i < n and text[i] in ifs_ws:
-                    i += 1
-                continue
-            if c in ifs_other:
+            else:  # another IFS character (and the whitespace after it)
                 if not after_ws:
                     finish()
                 after_ws = False
-                i += 1
-                while i < n and text[i] in ifs_ws:
-                    i += 1
-                continue
-            j = i
-            while j < n and text[j] not in ifs:
-                j += 1
-            chunk = text[i:j]
-            val.append(chunk)
-            patt.append(_escape_backslashes(chunk))
-            globby = True
-            exists = True
-            after_ws = False
-            i = j
     if exists:
         finish()
     return out
@@ -312,7 +344,7 @@ class Expander:
                 if bparts is not parts:
                     bparts = _after_braces(bparts)
                 segs = await self.expand_parts(bparts, False)
-                for f in _segs_to_fields(segs, self.ifs(), True):
+                for f in _segs_to_fields(segs, self.ifs(), True, self.budget):
                     out.extend(self.glob_field(f))
         self.decl_assigns = decl or {}
         return out
@@ -375,7 +407,7 @@ class Expander:
             if bparts is not parts:
                 bparts = _after_braces(bparts)
             segs = await self.expand_parts(bparts, False)
-            for f in _segs_to_fields(segs, self.ifs(), True):
+            for f in _segs_to_fields(segs, self.ifs(), True, self.budget):
                 fields.extend(self.glob_field(f))
         if len(fields) != 1:
             return None

@@ -1749,6 +1749,7 @@ class Interp(Expander):
         ``NAME: -c: line N`` for -c, plain ``NAME`` for a script on stdin."""
         if error_prefix is None:
             error_prefix = lambda line: f"{self.argv0}: line {line}"  # noqa: E731
+        self._poll_while_parsing(reader)
         status = 0
         self.sync_option_vars()  # the options the shell was started with
         try:
@@ -1830,7 +1831,15 @@ class Interp(Expander):
         finally:
             self.xtrace_level -= 1
 
+    def _poll_while_parsing(self, reader) -> None:
+        """The reader's lexer checks the run's deadline as it reads (a line holding a
+        million commands is parsed whole before any runs)."""
+        lexer = getattr(reader, "lexer", None)
+        if lexer is not None:
+            lexer.poll = lambda: self.budget.check()
+
     async def _eval_reader(self, reader, name) -> int:
+        self._poll_while_parsing(reader)
         status = 0
         while True:
             try:

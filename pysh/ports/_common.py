@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pysh.shellkit import FileSystemError, Shell, encode
-from pysh.shellkit.confine import open_leaf
+from pysh.shellkit.confine import open_canonical_dir, open_leaf
 from pysh.shellkit.regex import Regex, compile_python
 
 CHUNK = 64 * 1024
@@ -71,12 +71,18 @@ def fold(shell: Shell, text: str) -> str:
 
 # ------------------------------------------------------------------ host I/O
 def _held_parent(host: Path, vpath: str) -> int:
-    """An O_PATH fd of ``host``'s parent, checked to be the directory the core resolved."""
+    """An O_PATH fd of ``host``'s parent, checked to be the directory the core resolved.
+
+    Opened without following symlinks (the core's path is canonical): a directory swapped
+    for a link since is refused before anything outside is even named."""
     parent = str(host.parent)
     try:
-        dfd = os.open(parent, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        dfd = open_canonical_dir(parent)
+        if dfd is None:  # no openat2: open, then check where it landed (below)
+            dfd = os.open(parent, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as e:
-        raise FileSystemError(e.errno or errno.EIO, vpath) from None
+        code = e.errno or errno.EIO
+        raise FileSystemError(errno.EACCES if code == errno.ELOOP else code, vpath) from None
     try:
         real = os.readlink(f"/proc/self/fd/{dfd}")
     except OSError:

@@ -34,6 +34,7 @@ import time
 from pysh.ports import _common
 from pysh.ports._common import HeldDir, Out
 from pysh.shellkit import FileSystemError, LimitExceeded, Shell, decode, encode
+from pysh.shellkit.portout import raw_output
 
 UID = GID = 1000
 UNAME = GNAME = "user"
@@ -495,7 +496,7 @@ async def _tar_read(shell, o, operands, cdir, mode, strip, err: Out) -> int:
         except OSError as e:
             raise ArchiveError(f"{archive}: Cannot open: {_strerror(e)}") from None
     status = 0
-    out = Out(shell.stdout, shell.budget)
+    out = Out(raw_output(shell.stdout), shell.budget)  # member data (-O) is not folded
     wanted = [w.rstrip("/") for w in operands]
     found = set()
     try:
@@ -684,7 +685,7 @@ async def _tar_create(shell, o, operands, cdir, err: Out) -> int:
         if to_stdout:
             data = fobj.getvalue()
             await out.flush()
-            await shell.stdout.write(data)
+            await raw_output(shell.stdout).write(data)
         else:
             fobj.close()
     await out.flush()
@@ -1010,7 +1011,7 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
     quiet = "q" in keys
     save_name = "n" not in keys
     restore_name = "N" in keys
-    out = Out(shell.stdout, shell.budget)
+    out = Out(raw_output(shell.stdout), shell.budget)  # file data: not folded
     err = Out(shell.stderr)
     status = 0
 
@@ -1261,7 +1262,7 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
     # 'zip - FILES' streams the archive to stdout; its messages go to stderr then
     streaming = zname == "-"
     # Info-ZIP seeks back to store what deflate made bigger, unless stdout is a pipe
-    pipe_out = streaming and not _is_regular(shell.stdout)
+    pipe_out = streaming and not _is_regular(raw_output(shell.stdout))
     if "." not in posixpath.basename(zname) and not streaming:
         zname += ".zip"
     err = Out(shell.stderr)
@@ -1360,7 +1361,7 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
     if streaming:
         await err.flush()
         shell.budget.count_written(len(payload))
-        await shell.stdout.write(payload)
+        await raw_output(shell.stdout).write(payload)
         return status
     try:
         if _common.vexists(shell, zname, follow=False):
@@ -1446,7 +1447,7 @@ async def unzip_main(shell: Shell, argv: list[str]) -> int:
         await shell.stdout.write(encode(UNZIP_HELP))
         return 0
     zname, wanted = pos[0], pos[1:]
-    out = Out(shell.stdout, shell.budget)
+    out = Out(raw_output(shell.stdout), shell.budget)  # -p writes member data: not folded
     err = Out(shell.stderr)
     real_name = zname
     if not _common.vexists(shell, zname) and _common.vexists(shell, zname + ".zip"):

@@ -34,7 +34,7 @@ import urllib.parse
 
 from pysh.ports import _common
 from pysh.ports._common import Out
-from pysh.shellkit import FileSystemError, Shell, decode, encode
+from pysh.shellkit import FileSystemError, Shell, decode, encode, landlock
 
 VERSION = "3.40.1 2022-12-28 14:03:47 (pysh port over the sqlite3 module, SQLite " \
     + sqlite3.sqlite_version + ")"
@@ -224,7 +224,11 @@ class State:
                 except FileSystemError as e:
                     if e.errno != errno.EEXIST:
                         raise
-            before = _fds()
+            # Which files SQLite opened, seen in /proc/self/fd. Under the kernel floor the
+            # kernel itself refuses files outside the roots (and /proc/self/fd is not
+            # listable there): this check is then the floor's job.
+            watch = not landlock.thread_is_restricted()
+            before = _fds() if watch else {}
             mode = "ro" if self.readonly else "rw"
             uri = "file:" + urllib.parse.quote(str(host), safe="/") + "?mode=" + mode
             try:
@@ -233,7 +237,7 @@ class State:
             except sqlite3.Error:
                 raise CliError(f'Error: unable to open database "{vpath}": unable to open '
                                "database file") from None
-            after = _fds()
+            after = _fds() if watch else {}
             new = [t for fd, t in after.items() if before.get(fd) != t]
             bad = [t for t in new if t.startswith("/") and not t.startswith(("/dev/", "/proc/"))
                    and t != str(host) and not self._under_mount(t)]

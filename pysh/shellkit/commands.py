@@ -21,6 +21,8 @@ import importlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from pysh.shellkit.portout import folding
+
 if TYPE_CHECKING:
     from pysh.shellkit.shell import Shell
 
@@ -39,31 +41,47 @@ def _valid_name(name: str) -> bool:
 
 
 class CommandRegistry:
-    """Names to commands. Cheap to copy; loading is lazy and cached."""
+    """Names to commands. Cheap to copy; loading is lazy and cached.
 
-    def __init__(self, table: Mapping[str, CommandTarget] | None = None):
+    A command is a *port* (the default) unless registered with ``port=False``: it may
+    reach files through door B (``shell.resolve()``), so it runs with its stdout and
+    stderr folded (:mod:`pysh.shellkit.portout`): no host path gets out of it. pysh's
+    own door-A builtins are registered with ``port=False``.
+    """
+
+    def __init__(self, table: Mapping[str, CommandTarget] | None = None, *, port: bool = True):
         self._targets: dict[str, CommandTarget] = {}
         self._loaded: dict[str, CommandFunc] = {}
         self._lazy_groups: list[str] = []
+        self._door_a: set[str] = set()  # names registered with port=False
         if table:
             for name, target in table.items():
-                self.register(name, target)
+                self.register(name, target, port=port)
 
-    def register(self, name: str, target: CommandTarget) -> None:
+    def register(self, name: str, target: CommandTarget, *, port: bool = True) -> None:
         if not _valid_name(name):
             raise ValueError(f"invalid command name: {name!r}")
         if not (callable(target) or (isinstance(target, str) and ":" in target)):
             raise TypeError("a command is an async callable or a 'module:function' string")
         self._targets[name] = target
         self._loaded.pop(name, None)
+        if port:
+            self._door_a.discard(name)
+        else:
+            self._door_a.add(name)
 
-    def register_many(self, table: Mapping[str, CommandTarget]) -> None:
+    def register_many(self, table: Mapping[str, CommandTarget], *, port: bool = True) -> None:
         for name, target in table.items():
-            self.register(name, target)
+            self.register(name, target, port=port)
 
     def unregister(self, name: str) -> None:
         self._targets.pop(name, None)
         self._loaded.pop(name, None)
+        self._door_a.discard(name)
+
+    def is_port(self, name: str) -> bool:
+        """Whether ``name`` is registered as a door-B command (its output is folded)."""
+        return name in self._targets and name not in self._door_a
 
     def get(self, name: str) -> CommandFunc | None:
         func = self._loaded.get(name)
@@ -83,6 +101,8 @@ class CommandRegistry:
                 raise CommandLoadError(f"{name}: cannot load {target}") from e
         else:
             func = target
+        if name not in self._door_a:
+            func = folding(func)
         self._loaded[name] = func
         return func
 
@@ -104,6 +124,7 @@ class CommandRegistry:
         new._targets = dict(self._targets)
         new._loaded = dict(self._loaded)
         new._lazy_groups = list(self._lazy_groups)
+        new._door_a = set(self._door_a)
         return new
 
     def load_entry_points(self, group: str = ENTRY_POINT_GROUP, *, lazy: bool = False) -> None:

@@ -31,7 +31,6 @@ empty, as on a fresh system: ``command -v cat`` says ``/usr/bin/cat``).
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import posixpath
 import re
@@ -48,6 +47,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 MAX_SYMLINKS = 40
+PATH_MAX = 4096  # bytes of a path, its NUL included, as Linux counts (ENAMETOOLONG)
 
 # Serialises the operations that create or move symlinks (symlink, link, rename) in
 # this process: the place a link is checked for is then the place it is made in.
@@ -68,12 +68,12 @@ COMMAND_MARKER = b"#!/usr/bin/env pysh-command\n"
 
 _O_WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _LEAF_FLAGS = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK
-_SETFL_KEEP = os.O_APPEND | getattr(os, "O_DIRECT", 0) | getattr(os, "O_NOATIME", 0)
+_S_IFMT, _S_IFREG, _S_IFDIR = 0o170000, _stat.S_IFREG, _stat.S_IFDIR
 _DIR_FLAGS = os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
 
 
 def _make_openat2():
-    """openat2(2) through ctypes, or None where the kernel or libc lacks it."""
+    """openat2(2) through ctypes, or None where the C library lacks ``syscall``."""
     try:
         import ctypes
 
@@ -86,24 +86,22 @@ def _make_openat2():
         _fields_ = [("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64),
                     ("resolve", ctypes.c_uint64)]
 
-    # RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH
-    how = OpenHow(os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC, 0, 0x02 | 0x04 | 0x08)
-    how_ref, how_size = ctypes.byref(how), ctypes.sizeof(how)
+    flags = os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC
+    # RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS, and RESOLVE_BENEATH for relative walks
+    beneath, anywhere = OpenHow(flags, 0, 0x02 | 0x04 | 0x08), OpenHow(flags, 0, 0x02 | 0x04)
+    refs = {True: ctypes.byref(beneath), False: ctypes.byref(anywhere)}
+    size = ctypes.sizeof(beneath)
     nr = 437  # the same number on every architecture (unified syscall table)
     syscall.restype = ctypes.c_long
+    get_errno = ctypes.get_errno
 
-    def openat2(dir_fd: int, rel: str) -> int:
-        """A directory fd for ``rel`` beneath ``dir_fd``, or -1 (any failure)."""
-        return syscall(nr, dir_fd, os.fsencode(rel), how_ref, how_size)
+    def openat2(dir_fd: int, path: str, is_beneath: bool) -> int:
+        fd = syscall(nr, dir_fd, os.fsencode(path), refs[is_beneath], size)
+        if fd < 0 and get_errno() in (errno.ENOSYS, errno.EPERM):
+            global _openat2_fn  # no openat2 here (an old kernel, a seccomp filter)
+            _openat2_fn = None
+        return fd
 
-    probe = os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        fd = openat2(probe, "usr") if os.path.isdir("/usr") else openat2(probe, ".")
-        if fd < 0:
-            return None
-        os.close(fd)
-    finally:
-        os.close(probe)
     return openat2
 
 
@@ -111,14 +109,37 @@ _openat2_fn = None  # made on first use: importing ctypes costs start-up time
 _openat2_ready = False
 
 
-def _openat2(dir_fd: int, rel: str) -> int:
+def _sys_openat2(dir_fd: int, path: str, beneath: bool) -> int | None:
+    """openat2's fd, -1 on failure (errno in ctypes' copy), None where it is missing."""
     global _openat2_fn, _openat2_ready
     if not _openat2_ready:
         _openat2_fn = _make_openat2()
         _openat2_ready = True
     if _openat2_fn is None:
-        return -1
-    return _openat2_fn(dir_fd, rel)
+        return None
+    return _openat2_fn(dir_fd, path, beneath)
+
+
+def _openat2(dir_fd: int, rel: str) -> int:
+    """A directory fd for ``rel`` beneath ``dir_fd`` (no symlinks on the way), or -1."""
+    fd = _sys_openat2(dir_fd, rel, True)
+    return -1 if fd is None else fd
+
+
+def open_canonical_dir(host_path: str) -> int | None:
+    """An ``O_PATH`` fd of ``host_path``, a canonical host directory as door B returned it,
+    opened without following any symlink on the way: a component swapped for a link since
+    the core resolved it fails (OSError ELOOP) instead of leading elsewhere. None where
+    openat2 is missing (then the caller opens it plainly and checks where it landed)."""
+    fd = _sys_openat2(-100, host_path, False)  # AT_FDCWD; the path is absolute
+    if fd is not None and fd < 0:
+        import ctypes
+
+        code = ctypes.get_errno()
+        if _openat2_fn is None:  # it just turned out to be missing
+            return None
+        raise OSError(code, os.strerror(code))
+    return fd
 
 
 def _err(code: int, vpath: str, vpath2: str | None = None) -> FileSystemError:
@@ -193,6 +214,7 @@ class Confinement:
         self.table = table
         self._command_names = command_names or (lambda: ())
         self._display_re: re.Pattern[str] | None = None
+        self._byte_fold: tuple | None = None
 
     # ------------------------------------------------------------------ names
     def command_names(self) -> set[str]:
@@ -243,6 +265,10 @@ class Confinement:
             raise _err(errno.ENOENT, path)
         if "\0" in path:
             raise _err(errno.ENOENT, path.replace("\0", ""))
+        if len(path) >= PATH_MAX // 4 and len(path.encode("utf-8", "surrogateescape")) >= PATH_MAX:
+            # as the kernel refuses a longer path in one call (the component walk would
+            # take any depth, each call costing the whole depth)
+            raise _err(errno.ENAMETOOLONG, path)
         comps = [c for c in path.split("/") if c]
         if (_openat2_fn is not None or not _openat2_ready) and comps and not path.endswith("/"):
             res = self._resolve_fast(path, comps, follow)
@@ -477,6 +503,37 @@ class Confinement:
             if self._display_re is None:
                 return text
         return self._display_re.sub(lambda mo: self._display_map[mo.group(0)], text)
+
+    def fold_bytes(self, data: bytes, final: bool = True) -> tuple[bytes, bytes]:
+        """:meth:`display` for a byte stream written in pieces: ``(folded, held)``.
+
+        Unless ``final``, a tail that may be the start of a host root (or a whole
+        root whose next byte decides whether it is one) is held back: the caller
+        passes it in front of the next piece, so a root split across two writes is
+        folded all the same.
+        """
+        f = self._byte_fold
+        if f is None:
+            roots = [(os.fsencode(r), os.fsencode(m.virtual)) for r, m in self.table.host_roots()]
+            alts = b"|".join(re.escape(r) for r, _ in roots)
+            f = self._byte_fold = (
+                [r for r, _ in roots], max((len(r) for r, _ in roots), default=0),
+                re.compile(b"(?:" + alts + b")(?![A-Za-z0-9._-])") if roots else None, dict(roots))
+        roots, longest, pattern, virtual = f
+        if pattern is None:
+            return data, b""
+        held = b""
+        if not final:
+            i = data.find(b"/", max(0, len(data) - longest))
+            while i >= 0:
+                tail = data[i:]
+                if any(r.startswith(tail) for r in roots):
+                    data, held = data[:i], bytes(tail)
+                    break
+                i = data.find(b"/", i + 1)
+        if any(r in data for r in roots):
+            data = pattern.sub(lambda mo: virtual[mo.group(0)], data)
+        return data, held
 
     # -------------------------------------------------------------- helpers
     @staticmethod
@@ -1042,13 +1099,13 @@ def open_leaf(name: str, flags: int, mode: int, dir_fd: int, vpath: str) -> int:
         if flags & os.O_PATH:
             return fd
         st = os.fstat(fd)
-        kind = _stat.S_IFMT(st.st_mode)
-        if kind != _stat.S_IFREG and kind != _stat.S_IFDIR:
+        kind = st.st_mode & _S_IFMT
+        if kind != _S_IFREG and kind != _S_IFDIR:
             raise _err(errno.ENXIO, vpath)
-        if write and st.st_nlink > 1 and kind == _stat.S_IFREG:
+        if write and st.st_nlink > 1 and kind == _S_IFREG:
             raise _err(errno.EPERM, vpath)
         if not flags & os.O_NONBLOCK:
-            fcntl.fcntl(fd, fcntl.F_SETFL, flags & _SETFL_KEEP)
+            os.set_blocking(fd, True)
         if write and flags & os.O_TRUNC and st.st_size:
             os.ftruncate(fd, 0)
     except BaseException as e:

@@ -38,6 +38,7 @@ class Limits:
     max_substitution_depth: int = 200  # nested $(...) / <(...)
     max_file_size: int | None = None  # bytes of one file written through the door
     max_total_written: int | None = None  # bytes written through the door in one run
+    python_memory: int | None = 512 * 1024 * 1024  # linear memory of one python3 guest
 
     @classmethod
     def strict(cls) -> Limits:
@@ -55,6 +56,7 @@ class Limits:
             max_substitution_depth=50,
             max_file_size=64 * 1024 * 1024,
             max_total_written=256 * 1024 * 1024,
+            python_memory=256 * 1024 * 1024,
         )
 
     def with_(self, **changes) -> Limits:

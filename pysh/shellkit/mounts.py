@@ -18,10 +18,25 @@ from dataclasses import dataclass, field
 from pysh.shellkit.errors import MountError
 from pysh.shellkit.tempdirs import system_temp_root
 
-# Host roots that would expose the host itself. Subtrees of the kernel's
-# pseudo file systems are refused too: nothing under them is data.
+# Host roots that would expose the host itself. /proc and /sys are refused by name
+# at once; every mount is also checked by the type of the file system it is on
+# (``MountTable``), which is what refuses /dev, /dev/pts, cgroups and the like while a
+# tmpfs under /dev/shm or /run/user/UID is a fine workspace.
 _FORBIDDEN_EXACT = ("/",)
-_FORBIDDEN_TREES = ("/proc", "/sys", "/dev", "/run")
+_FORBIDDEN_TREES = ("/proc", "/sys")
+
+# Kernel file systems: statfs f_type (linux/magic.h) and their names in mountinfo.
+# devtmpfs reports tmpfs's magic, so it is known by name only.
+PSEUDO_FS_MAGIC = {
+    0x9FA0: "proc", 0x62656572: "sysfs", 0x1CD1: "devpts", 0x27E0EB: "cgroup",
+    0x63677270: "cgroup2", 0x73636673: "securityfs", 0x64626720: "debugfs",
+    0x74726163: "tracefs", 0xCAFE4A11: "bpf", 0x62656570: "configfs", 0x6165676C: "pstore",
+    0xDE5E81E4: "efivarfs", 0x19800202: "mqueue", 0x958458F6: "hugetlbfs",
+    0x65735543: "fusectl", 0x42494E4D: "binfmt_misc", 0xF97CFF8C: "selinuxfs",
+    0x43415D53: "smackfs", 0x6E736673: "nsfs", 0x0187: "autofs", 0x67596969: "rpc_pipefs",
+    0x6E667364: "nfsd",
+}
+PSEUDO_FS_NAMES = frozenset(PSEUDO_FS_MAGIC.values()) | {"devtmpfs", "sysfs", "proc"}
 
 
 def is_normal_abspath(path: str) -> bool:
@@ -82,10 +97,109 @@ def _refuse_unsafe_host_root(real: str, virtual: str) -> None:
         )
 
 
-class MountTable:
-    """The mounts of one sandbox instance, each with a held host-root fd."""
+_TMPFS_MAGICS = (0x01021994, 0x858458F6)  # tmpfs (and devtmpfs), ramfs
+_fstatfs = None
 
-    def __init__(self, mounts: Iterable[Mount]):
+
+def _fs_magic(fd: int) -> int | None:
+    """statfs(2) f_type of the file system ``fd`` is on (None where it cannot be asked)."""
+    global _fstatfs
+    try:
+        import ctypes
+
+        if _fstatfs is None:
+            _fstatfs = ctypes.CDLL(None, use_errno=True).fstatfs
+        buf = ctypes.create_string_buffer(256)  # struct statfs; f_type is its first word
+        if _fstatfs(fd, buf) != 0:
+            return None
+        return ctypes.c_ulong.from_buffer(buf).value & 0xFFFFFFFF
+    except (OSError, AttributeError, ValueError):
+        return None
+
+
+def _fs_name(fd: int) -> str | None:
+    """The file-system type of ``fd``'s mount as /proc/self/mountinfo names it."""
+    try:
+        with open(f"/proc/self/fdinfo/{fd}") as f:
+            mnt_id = next((ln.split()[1] for ln in f if ln.startswith("mnt_id:")), None)
+        if mnt_id is None:
+            return None
+        with open("/proc/self/mountinfo") as f:
+            for line in f:
+                if line.split(" ", 1)[0] == mnt_id:
+                    return line.split(" - ", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+    return None
+
+
+def _dir_and_ancestors(path: str | None) -> set[tuple[int, int]]:
+    """(st_dev, st_ino) of ``path`` and each directory above it."""
+    keys: set[tuple[int, int]] = set()
+    if not path or not path.startswith("/"):
+        return keys
+    p = os.path.realpath(path)
+    while True:
+        try:
+            st = os.stat(p)
+            keys.add((st.st_dev, st.st_ino))
+        except OSError:
+            pass
+        if p == "/":
+            return keys
+        p = os.path.dirname(p)
+
+
+def home_directories() -> list[str]:
+    """The invoking user's home, as $HOME and as the password database say."""
+    homes = [os.environ.get("HOME") or ""]
+    try:
+        import pwd
+
+        homes.append(pwd.getpwuid(os.getuid()).pw_dir)
+    except (ImportError, KeyError):
+        pass
+    return [h for h in homes if h.startswith("/")]
+
+
+def _check_host_root(fd: int, m: Mount, allow_home: bool) -> None:
+    """Refusals decided on the held root fd: what it is, not how it was spelled."""
+    magic = _fs_magic(fd)
+    kind = PSEUDO_FS_MAGIC.get(magic) if magic is not None else None
+    if kind is None and (magic is None or magic in _TMPFS_MAGICS):
+        name = _fs_name(fd)
+        if name in PSEUDO_FS_NAMES:
+            kind = name
+        elif name is None and is_under(m.host_real, "/dev") and not is_under(m.host_real, "/dev/shm"):
+            kind = "devtmpfs"  # /proc unreadable: a tmpfs under /dev is taken for /dev itself
+    if kind is not None:
+        raise MountError(f"refusing to mount a kernel file system ({kind}) at {m.virtual}")
+    st = os.fstat(fd)
+    key = (st.st_dev, st.st_ino)
+    # Directories shared by every user or every program (what is in them is not the
+    # workspace's): the temp root, /dev/shm, /var/tmp, the user's runtime dir.
+    for shared in (system_temp_root(), "/dev/shm", "/var/tmp", f"/run/user/{os.getuid()}"):
+        if key in _dir_and_ancestors(shared):
+            raise MountError(f"refusing to mount a shared temporary directory or one of its "
+                             f"ancestors at {m.virtual}")
+    if not allow_home:
+        for home in home_directories():
+            if key in _dir_and_ancestors(home):
+                raise MountError(
+                    f"refusing to mount the home directory or one of its ancestors at "
+                    f"{m.virtual} (its keys and tokens live there; allow it on purpose with "
+                    f"--allow-home or Sandbox(allow_home=True))")
+
+
+class MountTable:
+    """The mounts of one sandbox instance, each with a held host-root fd.
+
+    Each root is checked on its held fd: not a kernel file system (by statfs type),
+    not a shared temp directory or an ancestor of one, and not the invoking user's
+    home directory or an ancestor of it unless ``allow_home``.
+    """
+
+    def __init__(self, mounts: Iterable[Mount], *, allow_home: bool = False):
         self.mounts: tuple[Mount, ...] = tuple(mounts)
         seen: set[str] = set()
         for m in self.mounts:
@@ -120,9 +234,13 @@ class MountTable:
                 self._fds[m.virtual] = os.open(
                     m.host_real, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC
                 )
+                _check_host_root(self._fds[m.virtual], m, allow_home)
         except OSError:
             self.close()
             raise MountError("cannot open a mount source directory") from None
+        except MountError:
+            self.close()
+            raise
 
     # -- lifetime -----------------------------------------------------------
     def close(self) -> None:

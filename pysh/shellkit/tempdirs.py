@@ -54,32 +54,59 @@ def remove_tree(path: str) -> None:
         pass
 
 
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
 def _clear_dir(dfd: int) -> None:
+    """Empty the directory open at ``dfd``, depth first, without recursion and holding one
+    directory fd at a time: a script can nest directories thousands deep (deeper than
+    Python's stack, and than the fds a process may hold)."""
+    fd = os.dup(dfd)
+    names: list[str] = []  # the path from dfd down to fd
+    failed: list[set[str]] = [set()]  # per level: entries that could not be removed
     try:
-        entries = list(os.scandir(dfd))
-    except OSError:
-        return
-    for e in entries:
-        try:
-            is_dir = e.is_dir(follow_symlinks=False)
-        except OSError:
-            is_dir = False
-        if is_dir:
+        while True:
+            sub = None
             try:
-                sub = os.open(e.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
-                              dir_fd=dfd)
+                entries = list(os.scandir(fd))
             except OSError:
+                entries = []
+            for e in entries:
+                if e.name in failed[-1]:
+                    continue
+                try:
+                    is_dir = e.is_dir(follow_symlinks=False)
+                except OSError:
+                    is_dir = False
+                if is_dir:
+                    sub = e.name
+                    break
+                try:
+                    os.unlink(e.name, dir_fd=fd)
+                except OSError:
+                    failed[-1].add(e.name)
+            if sub is not None:
+                try:
+                    child = os.open(sub, _DIR, dir_fd=fd)
+                except OSError:
+                    failed[-1].add(sub)
+                    continue
+                os.close(fd)
+                fd = child
+                names.append(sub)
+                failed.append(set())
                 continue
+            if not names:
+                return
+            # this directory is as empty as it gets: back up and remove it
+            parent = os.open("..", _DIR, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            name = names.pop()
+            failed.pop()
             try:
-                _clear_dir(sub)
-            finally:
-                os.close(sub)
-            try:
-                os.rmdir(e.name, dir_fd=dfd)
+                os.rmdir(name, dir_fd=fd)
             except OSError:
-                pass
-        else:
-            try:
-                os.unlink(e.name, dir_fd=dfd)
-            except OSError:
-                pass
+                failed[-1].add(name)
+    finally:
+        os.close(fd)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -110,11 +111,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_streamable_http_sessions_are_separate():
-    from mcp.client.streamable_http import streamable_http_client
-
+@contextlib.contextmanager
+def _http_server(*args):
+    """``pysh mcp --http`` in a child process on a free port of 127.0.0.1 (killed at the end)."""
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "pysh", "mcp", "--http", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "pysh", "mcp", "--http", str(port), *args],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
@@ -128,21 +129,7 @@ def test_streamable_http_sessions_are_separate():
                     raise AssertionError(proc.stderr.read().decode() if proc.poll() is not None
                                          else "server did not start") from None
                 time.sleep(0.1)
-
-        async def one_session(value: str):
-            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams:
-                r, w = streams[0], streams[1]
-                async with ClientSession(r, w) as s:
-                    await s.initialize()
-                    await s.call_tool("bash", {"command": f"V={value}; echo {value} > /tmp/id"})
-                    res = await s.call_tool("bash", {"command": "echo $V; cat /tmp/id"})
-                    return _text(res)
-
-        async def main():
-            with anyio.fail_after(60):
-                return [await one_session("one"), await one_session("two")]
-
-        assert anyio.run(main) == ["one\none\n", "two\ntwo\n"]
+        yield port
     finally:
         proc.terminate()
         try:
@@ -150,3 +137,65 @@ def test_streamable_http_sessions_are_separate():
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@contextlib.asynccontextmanager
+async def _http_session(port: int):
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams:
+        async with ClientSession(streams[0], streams[1]) as s:
+            await s.initialize()
+            yield s
+
+
+def test_streamable_http_sessions_are_separate():
+    with _http_server() as port:
+        async def one_session(value: str):
+            async with _http_session(port) as s:
+                await s.call_tool("bash", {"command": f"V={value}; echo {value} > /tmp/id"})
+                res = await s.call_tool("bash", {"command": "echo $V; cat /tmp/id"})
+                return _text(res)
+
+        async def main():
+            with anyio.fail_after(60):
+                return [await one_session("one"), await one_session("two")]
+
+        assert anyio.run(main) == ["one\none\n", "two\ntwo\n"]
+
+
+def test_a_busy_session_never_stalls_another():
+    """Issue 12: while session A burns CPU (with a timeout), session B's `echo` returns within
+    a second, and A's timeout arrives on time. Each session runs on its own worker thread."""
+    with _http_server() as port:
+        async def main():
+            async with _http_session(port) as a, _http_session(port) as b:
+                for s in (a, b):  # each session's sandbox and thread exist before the clock starts
+                    await s.call_tool("bash", {"command": "true"})
+                out: dict = {}
+
+                async def busy():
+                    t0 = time.monotonic()
+                    res = await a.call_tool("bash", {"command": "while :; do :; done", "timeout": 3})
+                    out["a"] = (time.monotonic() - t0, _text(res), res.is_error)
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(busy)
+                    await anyio.sleep(0.5)  # A is in its loop by now
+                    out["b"] = []
+                    for _ in range(3):
+                        t0 = time.monotonic()
+                        res = await b.call_tool("bash", {"command": "echo hi"})
+                        out["b"].append((time.monotonic() - t0, _text(res)))
+                return out
+
+        async def bounded():
+            with anyio.fail_after(60):
+                return await main()
+
+        out = anyio.run(bounded)
+    for took, text in out["b"]:
+        assert text == "hi\n" and took < 1.0, out["b"]
+    took, text, is_error = out["a"]
+    assert is_error and "timed out" in text, text
+    assert 3.0 <= took < 4.0, took

@@ -19,18 +19,27 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 _CHILD = r"""
 import json, sys, time
-from pysh.shellkit import Limits
-from tests.interp.runner import run_script
+import anyio
+from pysh.interpreter.toplevel import fresh_budget, make_interp, make_session, run_main
+from pysh.shellkit import BytesInput, CaptureOutput, Limits
+from tests.harness import sandbox
 cases = json.loads(sys.stdin.read())
 for c in cases:
     files = {k: (None if v is None else v.encode()) for k, v in c["files"].items()}
     limits = Limits.strict() if c["strict"] else Limits()
     limits = limits.with_(timeout=c["timeout"], **c["limits"])
-    t = time.monotonic()
-    r = run_script(c["script"], files=files, limits=limits, stdin=c["stdin"].encode())
-    elapsed = time.monotonic() - t
-    print(json.dumps(dict(status=r.status, out=r.out[-4000:], err=r.err[-4000:],
-                          elapsed=elapsed)), flush=True)
+    with sandbox(files, limits=limits) as ex:  # as tests/interp/runner.py, the run timed alone
+        out, err = CaptureOutput(), CaptureOutput()
+        interp = make_interp(make_session(ex), fds={0: BytesInput(c["stdin"].encode()), 1: out,
+                                                    2: err}, argv0="pysh")
+        fresh_budget(interp, limits.timeout)
+        interp.script_path = "pysh"
+        t = time.monotonic()
+        status = anyio.run(run_main, interp, lambda it: it.run_source(c["script"], name="pysh"))
+        elapsed = time.monotonic() - t
+    o, e = (x.getvalue().decode("utf-8", "surrogateescape") for x in (out, err))
+    print(json.dumps(dict(status=status, out=o[-4000:], err=e[-4000:], elapsed=elapsed)),
+          flush=True)
 """
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import anyio
-
 from pysh.shellkit import BytesInput, CaptureOutput, Limits
 from tests.harness import Result, sandbox
 
@@ -23,5 +21,5 @@ def run_script(source: str, *, stdin: bytes = b"", files=None, args=(), name: st
         async def body(it):
             return await it.run_source(source, name=name)
 
-        status = anyio.run(run_main, interp, body)
+        status = ex.call(run_main, interp, body)  # on the worker thread, as the faces run
         return Result(status, out.getvalue(), err.getvalue())

@@ -56,6 +56,18 @@ CASES: dict[str, tuple[Case, int | None, str | None]] = {
                 None, None),
     "ignore-file": (Case("rg --files | wc -l", files={LONG_NAME: "x", ".ignore": SIX + "\n"},
                          timeout=1.0), None, None),
+    # -- the parser, word splitting, here-documents, deep paths
+    "eval-long-line": (Case('x=":;"; for i in {1..19}; do x=$x$x; done; eval "$x"; echo done',
+                            timeout=2.0), None, None),
+    "source-long-line": (Case('x=":;"; for i in {1..19}; do x=$x$x; done; echo "$x" > f; '
+                              'source f; echo done', timeout=2.0), None, None),
+    "split-ten-million": (Case("a=($(seq 1 10000000)); echo ${#a[@]}", timeout=2.0), 124, ""),
+    "split-array-limit": (Case("a=($(seq 1 300000)); echo ${#a[@]}",
+                               limits={"max_array_size": 100_000}), 126, ""),
+    "source-heredoc": (Case('{ echo "cat <<EOF | wc -c"; yes abcdefgh | head -c 20000000; '
+                            'echo EOF; } > f; source f; echo $?', timeout=5.0), 0, "1\n"),
+    "mkdir-deep": (Case("p=d; for i in {1..10000}; do p=$p/d; done; mkdir -p $p; echo $?",
+                        timeout=5.0), None, None),
     # a negation after a star is quadratic: it must stop at the deadline, not past it
     "extglob-deadline": (Case("x=ab; for i in {1..17}; do x=$x$x; done; "
                               "[[ $x == *!(*a*a*b)c ]]; echo $?", timeout=1.0), 124, ""),
@@ -82,3 +94,7 @@ def test_hostile_script_is_bounded(outcomes, name):
         assert o.out == out, o
     if status == 124:
         assert "timeout: limit exceeded" in o.err, o
+    if name == "source-heredoc":
+        assert "script too large" in o.err, o
+    if name == "mkdir-deep":
+        assert "File name too long" in o.err, o

@@ -276,3 +276,45 @@ def test_rg_explicit_link_out_denied(inst):
     r = run(inst, ["rg", "SECRET", "out_rel/secret.txt", "out_abs", "etc/passwd"])
     assert r.status == 2 and r.out == ""
     assert r.err.count("Permission denied (os error 13)") == 3
+
+
+def test_archive_link_members_out_are_refused_with_eperm(inst, tree):
+    """tar and unzip make link members through the core: one that would point out of
+    the destination (or the mount) is refused in each tool's words for EPERM."""
+    inst.shell.fs.mkdir("/batch/dest")
+    inst.shell.fs.write_bytes("/batch/l.tar", _tar([
+        ("in", "l", "ok.txt"), ("ok.txt", "f", b"ok\n"),
+        ("up", "l", "sub/../../.."), ("abs", "l", "/batch/ok.txt")]))
+    r = run_archive(inst, tree, ["tar", "-xf", "l.tar", "-C", "dest"])
+    assert r.status == 2
+    assert "tar: up: Cannot create symlink to 'sub/../../..': Operation not permitted\n" in r.err
+    assert "tar: abs: Cannot create symlink to '/batch/ok.txt': Operation not permitted\n" in r.err
+    assert os.readlink(os.path.join(tree.ws, "dest", "in")) == "ok.txt"
+    assert not os.path.lexists(os.path.join(tree.ws, "dest", "up"))
+    inst.shell.fs.write_bytes("/batch/l.zip", _zip([
+        ("zin", b"ok.txt", 0o120777), ("zout", b"../../..", 0o120777)]))
+    r = run_archive(inst, tree, ["unzip", "-o", "l.zip", "-d", "dest"])
+    assert r.err == "symlink error: Operation not permitted\n"
+    assert os.readlink(os.path.join(tree.ws, "dest", "zin")) == "ok.txt"
+    assert not os.path.lexists(os.path.join(tree.ws, "dest", "zout"))
+
+
+def test_ports_never_write_a_hard_linked_file(inst, tree):
+    """A database the host hard-linked into the workspace is read, never written."""
+    import sqlite3
+
+    outside_db = os.path.join(tree.outside, "x.db")
+    con = sqlite3.connect(outside_db)
+    con.execute("create table t(x)")
+    con.execute("insert into t values (42)")
+    con.commit()
+    con.close()
+    os.link(outside_db, os.path.join(tree.ws, "x.db"))
+    before = _outside_state(tree)
+    r = run(inst, ["sqlite3", "-readonly", "/batch/x.db", "select x from t"])
+    assert (r.status, r.out) == (0, "42\n")
+    r = run(inst, ["sqlite3", "/batch/x.db", "insert into t values (1)"])
+    assert r.status == 1 and "unable to open database" in r.err  # sqlite3's words for it
+    assert _outside_state(tree) == before
+    r = run(inst, ["gzip", "-c", "x.db"])  # reading through door B stays allowed
+    assert r.status == 0

@@ -298,7 +298,7 @@ def test_unsafe_host_roots(host):
     if not os.path.isdir(host):
         pytest.skip("not on this machine")
     with pytest.raises(MountError):
-        Mount("/x", host)
+        MountTable([Mount("/x", host)]).close()
 
 
 def test_host_root_must_exist(tmp_path):

@@ -98,7 +98,8 @@ async def _cmd(shell, argv):
 def test_registry_lazy_and_validated():
     reg = CommandRegistry({"seven": _cmd, "lazy": "tests.shellkit.test_streams:_cmd"})
     assert reg.names() == ["lazy", "seven"]
-    assert reg.get("lazy") is _cmd
+    assert reg.get("lazy").__wrapped__ is _cmd  # a port by default: run with its output folded
+    assert CommandRegistry({"lazy": "tests.shellkit.test_streams:_cmd"}, port=False).get("lazy") is _cmd
     assert reg.get("nope") is None
     reg.register("bad", "no.such.module:main")
     with pytest.raises(CommandLoadError):

@@ -115,6 +115,7 @@ _TRANSFORM_OPS = frozenset("QEPAKauULk")
 
 MAX_DEPTH = 100  # nesting limit: compound commands plus $( ), ${ }, quotes ...
 MAX_SOURCE = 16 * 1024 * 1024  # characters
+POLL_EVERY = 256  # tokens or input lines between two calls of Lexer.poll
 
 
 _NL_RE = re.compile("\n")
@@ -487,6 +488,10 @@ class Lexer:
         self.eof_newline = False
         self.heredoc_eof = False
         self.heredoc_eof_warn = heredoc_eof_warn
+        # called every POLL_EVERY tokens and input lines: the run's deadline check (a line
+        # of a million commands, a huge here-doc take seconds to read)
+        self.poll = None
+        self._ticks = 0
         self.total = len(text)
         if self.total > MAX_SOURCE:
             raise ParseError("script too large", line)
@@ -500,11 +505,41 @@ class Lexer:
         if not line:
             self.readline = None
             return False
-        self.total += len(line)
+        self._append(line)
+        return True
+
+    def _append(self, chunk: str) -> None:
+        self._tick()
+        self.total += len(chunk)
         if self.total > MAX_SOURCE:
             raise ParseError("script too large", self.line_at(len(self.text)))
-        self._nl.extend(_newlines(line, len(self.text)))
-        self.text += line
+        self._nl.extend(_newlines(chunk, len(self.text)))
+        self.text += chunk
+
+    def more_heredoc(self, delim: str, strip: bool) -> bool:
+        """Like more(), but pull every line through the next one that could close the
+        here-doc in one append (line by line, the growing buffer is copied each time)."""
+        rl = self.readline
+        if rl is None:
+            return False
+        lines: list[str] = []
+        size = 0
+        while True:
+            line = rl()
+            if not line:
+                self.readline = None
+                break
+            lines.append(line)
+            size += len(line)
+            self._tick()
+            if not line.endswith("\n") or self.total + size > MAX_SOURCE:
+                break
+            cand = line[:-1].lstrip("\t") if strip else line[:-1]
+            if cand == delim:
+                break
+        if not lines:
+            return False
+        self._append("".join(lines))
         return True
 
     def at_eof(self, i: int) -> bool:
@@ -568,8 +603,24 @@ class Lexer:
             raise ParseError(f"syntax error: nesting too deep (limit {MAX_DEPTH})",
                              self.line_at(self.i), None, False)
 
+    def _tick(self) -> None:
+        if self.poll is not None:
+            self._ticks += 1
+            if not self._ticks % POLL_EVERY:
+                self.poll()
+
+    def sub_lexer(self, text: str, line: int) -> Lexer:
+        """A lexer over a piece of this one's input, with the same settings."""
+        sub = Lexer(text, None, line=line, extglob=self.extglob, name=self.name)
+        sub.subparse = self.subparse
+        sub.depth = self.depth
+        sub.poll = self.poll
+        return sub
+
     # -- tokens ----------------------------------------------------------------
     def next_token(self):
+        if self.poll is not None:
+            self._tick()
         st = self.st
         text = self.text
         i = self.i
@@ -730,9 +781,7 @@ class Lexer:
             if not piece.strip():
                 out.append(None)
                 continue
-            sub = Lexer(piece + "))", None, line=line, extglob=self.extglob, name=self.name)
-            sub.subparse = self.subparse
-            sub.depth = self.depth
+            sub = self.sub_lexer(piece + "))", line)
             got = sub._scan_arith(0, ")")
             if got is None:
                 return None
@@ -1911,7 +1960,7 @@ class Lexer:
             text = self.text
             j = text.find("\n", i)
             while j < 0:
-                if not self.more():
+                if not self.more_heredoc(delim, strip):
                     break
                 text = self.text
                 j = text.find("\n", i)
@@ -1968,9 +2017,7 @@ class Lexer:
     def _heredoc_parts(self, raw, line):
         if "$" not in raw and "`" not in raw and "\\" not in raw:
             return [A.Lit(raw)] if raw else []
-        sub = Lexer(raw, None, line=line, extglob=self.extglob, name=self.name)
-        sub.subparse = self.subparse
-        sub.depth = self.depth
+        sub = self.sub_lexer(raw, line)
         parts: list = []
         i = 0
         n = len(raw)

@@ -1,0 +1,26 @@
+"""factor and tsort (GNU coreutils 9.1)."""
+
+CASES = [
+    dict(name="small", argv=["factor", "0", "1", "2", "3", "4", "12", "97", "100"]),
+    dict(name="big", argv=["factor", "18446744073709551617", "170141183460469231731687303715884105727",
+                           "123456789012345678901234567890123456789"]),
+    dict(name="power", argv=["factor", "1024", "1000000000000000000000000000000"]),
+    dict(name="semiprime", argv=["factor", "999999000001", "10000000019000000009"]),
+    dict(name="plus_space", argv=["factor", "+7", " 9"]),
+    dict(name="invalid", argv=["factor", "abc", "3.5", "12 ", "0x10", ""]),
+    dict(name="negative", argv=["factor", "--", "-5"]),
+    dict(name="stdin", argv=["factor"], stdin="10 20\n 30\t40\n\n50"),
+    dict(name="stdin_invalid", argv=["factor"], stdin="6 x 8\n"),
+    dict(name="bad_option", argv=["factor", "-h"]),
+    dict(name="tsort_chain", argv=["tsort"], stdin="a b\nb c\nc d\n"),
+    dict(name="tsort_ties", argv=["tsort"], stdin="x y\ny z\nx z\nw x\nq q\n"),
+    dict(name="tsort_numbers", argv=["tsort"], stdin="3 1\n2 1\n3 2\n5 4\n"),
+    dict(name="tsort_loop", argv=["tsort"], stdin="a b\nb c\nc a\nd e\n"),
+    dict(name="tsort_two_loops", argv=["tsort"], stdin="a b b a c d d c e f\n"),
+    dict(name="tsort_odd", argv=["tsort"], stdin="a b c\n"),
+    dict(name="tsort_file", argv=["tsort", "deps"], files={"deps": "main lib\nlib util\nmain util\n"}),
+    dict(name="tsort_crlf", argv=["tsort"], stdin="a b\r\nb c\r\n"),
+    dict(name="tsort_empty", argv=["tsort"], stdin=""),
+    dict(name="tsort_missing", argv=["tsort", "nofile"]),
+    dict(name="tsort_extra", argv=["tsort", "a", "b"]),
+]

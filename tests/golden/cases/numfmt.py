@@ -1,0 +1,75 @@
+"""numfmt (GNU coreutils 9.1): scaling, rounding, formats, fields, errors."""
+
+NUMS = "size name\n1024 a\n2048000 b\n-5 c\n1.5 d\n123456789012 f\n"
+LS = ("-rw-r--r-- 1 user user 4096 Jan  1 00:00 a\n"
+      "-rw-r--r-- 1 user user 123456789 Jan  1 00:00 b\n"
+      "-rw-r--r-- 1 user user 0 Jan  1 00:00 c\n")
+
+
+def c(name, *args, **kw):
+    return dict(name=name, argv=["numfmt", *args], **kw)
+
+
+CASES = [
+    c("to_si", "--to=si", "1000", "1500", "999999", "1000000", "123456789", "-1234"),
+    c("to_iec", "--to=iec", "2048", "1023", "1024", "1048575", "999999999999"),
+    c("to_iec_i", "--to=iec-i", "4096", "1", "0"),
+    c("from_si", "--from=si", "1K", "1.5M", "2G"),
+    c("from_iec", "--from=iec", "1K", "1.5M"),
+    c("from_auto", "--from=auto", "1Ki", "1K", "2Mi"),
+    c("from_iec_i", "--from=iec-i", "1Ki", "1K"),
+    c("suffix_rejected", "1K"),
+    c("invalid_abort", "abc", "12"),
+    c("invalid_warn", "--invalid=warn", "abc", "12"),
+    c("invalid_fail", "--invalid=fail", "abc", "12"),
+    c("invalid_ignore", "--invalid=ignore", "abc", "12"),
+    c("header_field", "--header", "--field", "1", "--to=si", stdin=NUMS),
+    c("header_2", "--header=2", "--to=si", stdin=NUMS),
+    c("ls_field5", "--field", "5", "--to=iec", stdin=LS),
+    c("ls_field5_padding", "--field", "5", "--to=iec", "--padding=6", stdin=LS),
+    c("stdin_blank_line", "--invalid=warn", stdin="1000\n\n2000\n"),
+    c("stdin_nonl", "--to=si", stdin="1000\n2000"),
+    c("stdin_crlf", "--to=si", "--invalid=warn", stdin="1000\r\n2000\r\n"),
+    c("round_up", "--to=si", "--round=up", "1001", "1499", "1501"),
+    c("round_down", "--to=si", "--round=down", "1999"),
+    c("round_nearest", "--to=si", "--round=nearest", "1450", "1550", "2500", "-1450"),
+    c("round_towards_zero", "--to=si", "--round=towards-zero", "-1999"),
+    c("padding", "--padding=10", "5", "123"),
+    c("padding_left", "--padding=-10", "5"),
+    c("format_width", "--format=%10f", "5"),
+    c("format_left", "--format=%-10f|", "5"),
+    c("format_zero", "--format=%010f", "5", "-5"),
+    c("format_precision", "--format=%.3f", "5", "1.23456"),
+    c("format_affixes", "--format=<%f>", "5"),
+    c("format_si_precision", "--format=%.1f", "--to=si", "1234567"),
+    c("format_bad_directive", "--format=%d", "5"),
+    c("format_none", "--format=abc", "5"),
+    c("format_two", "--format=%f%f", "5"),
+    c("format_ends", "--format=%", "5"),
+    c("suffix", "--suffix=B", "--to=iec", "1024", "2048B"),
+    c("from_unit", "--from-unit=1024", "--to=si", "1", "1000"),
+    c("to_unit", "--to-unit=1K", "5000"),
+    c("bad_unit", "--from-unit=x", "1"),
+    c("bad_to", "--to=foo", "1"),
+    c("delimiter_field", "-d:", "--field=2", "--to=si", "a:1000:c"),
+    c("bad_delimiter", "-d", "ab", "1"),
+    c("field_range", "--field=2-", "--to=si", "1 2000 3000000"),
+    c("field_all", "--field=-", "--to=si", "1000 2000 3000000"),
+    c("field_zero", "--field=0", "1"),
+    c("field_decreasing", "--field=3-1", "1"),
+    c("field_invalid", "--field=x", "1"),
+    c("precision_kept", "1.50", "0.001", "12.3456"),
+    c("too_many_digits", "12345678901234567890"),
+    c("large_si", "--to=si", "12345678901234567890123456"),
+    c("overflow", "--to=si", "1234567890123456789012345678"),
+    c("rounding_edges", "--to=si", "1.5", "9.99", "9.95", "99.95", "999.5", "999.9"),
+    c("iec_edges", "--to=iec", "1536", "10239", "10240"),
+    c("leading_blanks", "  12", " 1000", "--to=si"),
+    c("grouping_c_locale", "--grouping", "1234567"),
+    c("grouping_to", "--grouping", "--to=si", "1"),
+    c("debug_noop", "--debug", "1"),
+    c("header_zero", "--header=0", "1"),
+    c("fractions_si", "--from=si", "1.5K", "1.55K", "0.5K"),
+    c("small_values", "--to=si", "0.5", "-0.5", "0"),
+    c("format_half_even", "--to=si", "--format=%.0f", "1500", "2500"),
+]
