@@ -9,7 +9,7 @@ The Python API (imported lazily, so ``import pysh.builtins...`` stays cheap)::
 
 __version__ = "0.1.0"
 
-__all__ = ["Limits", "RunResult", "Sandbox", "SandboxClosed", "tool_schema", "__version__"]
+__all__ = ["Limits", "Network", "RunResult", "Sandbox", "SandboxClosed", "tool_schema", "__version__"]
 
 
 def __getattr__(name: str):
@@ -21,4 +21,8 @@ def __getattr__(name: str):
         from pysh.shellkit.limits import Limits
 
         return Limits
+    if name == "Network":
+        from pysh.shellkit.network import Network
+
+        return Network
     raise AttributeError(f"module 'pysh' has no attribute {name!r}")

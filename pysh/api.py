@@ -38,8 +38,9 @@ from typing import Any
 from pysh.shellkit import BrokenPipe, BytesInput, CaptureOutput, Limits, Mount
 from pysh.shellkit.commands import CommandTarget
 from pysh.shellkit.limits import STATUS_TIMEOUT
+from pysh.shellkit.network import Network
 
-__all__ = ["Limits", "RunResult", "Sandbox", "SandboxClosed", "tool_schema"]
+__all__ = ["Limits", "Network", "RunResult", "Sandbox", "SandboxClosed", "tool_schema"]
 
 INTERNAL_ERROR_STATUS = 70  # EX_SOFTWARE: the interpreter itself failed (a bug, not the script)
 
@@ -357,6 +358,8 @@ class Sandbox:
       Commands advertised in the ``pysh.commands`` entry-point group are
       loaded too unless ``entry_points=False``.
     * ``read_only``: mount the workspace read-only.
+    * ``network``: a :class:`Network` naming the URL prefixes and hosts ``curl`` and
+      ``wget`` may reach (default: none; the network is off).
     * ``allow_home``: allow the invoking user's home directory (or an ancestor of
       it) as a mount source; refused by default, since keys and tokens live there.
     * ``home``: a host directory for the sandbox's home, ``/home/user`` ($HOME, ``~``), to
@@ -380,6 +383,7 @@ class Sandbox:
         read_only: bool = False,
         entry_points: bool = True,
         home: str | Any | None = None,
+        network: Network | None = None,
         allow_home: bool = False,
     ):
         from pysh.commands import default_registry
@@ -387,6 +391,8 @@ class Sandbox:
 
         if limits is not None and not isinstance(limits, Limits):
             raise TypeError("limits must be a pysh.Limits")
+        if network is not None and not isinstance(network, Network):
+            raise TypeError("network must be a pysh.Network")
         if env is not None:
             for k, v in env.items():
                 if not isinstance(k, str) or not isinstance(v, str):
@@ -399,7 +405,8 @@ class Sandbox:
             registry.register(name, func)
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
                          env=dict(env or {}), limits=limits or Limits(), registry=registry,
-                         home_dir=home, allow_home=allow_home)
+                         home_dir=home, allow_home=allow_home,
+                         network=network)
         self._setup(ex)
 
     @classmethod

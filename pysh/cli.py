@@ -28,6 +28,16 @@ sandbox options:
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        wall-clock limit for the run (exit 124)
   --commands MODULE        load extra in-process commands from a Python module
+  --allow-url PREFIX       let curl/wget reach URLs under PREFIX (scheme://host[:port]/path;
+                           repeatable); the network is off without one
+  --allow-host HOST        let curl/wget reach any path on HOST[:PORT] over https
+                           (http://HOST for plain http too; repeatable)
+  --net-methods M,M...     the HTTP methods allowed (default: any)
+  --net-max-bytes N        cap one response body at N bytes
+  --net-timeout SECONDS    cap one transfer's time
+  --net-header 'PREFIX NAME: VALUE'
+                           add a header to requests under PREFIX, unseen by the script;
+                           $VAR in VALUE is taken from pysh's own environment
   --json                   print one JSON object with stdout, stderr, status
   --name NAME              the shell's own name: $0 for -c and stdin scripts, and
                            the prefix of its diagnostics (default pysh)
@@ -64,6 +74,11 @@ class Options:
         self.noexec = False
         self.interactive = False
         self.name = "pysh"
+        self.allow: list[str] = []
+        self.net_methods: list[str] | None = None
+        self.net_max_bytes: int | None = None
+        self.net_timeout: float | None = None
+        self.net_headers: dict[str, dict[str, str]] = {}
 
 
 def parse_cli(argv: list[str], host_env=None) -> Options:
@@ -130,6 +145,9 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
                 raise UsageError("--timeout: must be positive")
         elif name == "--commands":
             o.commands.append(value(name))
+        elif name in ("--allow-url", "--allow-host", "--net-methods", "--net-max-bytes",
+                      "--net-timeout", "--net-header"):
+            _network_option(o, name, value(name), host_env)
         elif name == "--name":
             o.name = value(name)
         elif a == "--json":
@@ -178,6 +196,79 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
     return o
 
 
+def _network_option(o: Options, name: str, v: str, host_env) -> None:
+    import re
+
+    from pysh.shellkit.network import parse_rule
+
+    if name == "--allow-url":
+        if "://" not in v:
+            raise UsageError(f"--allow-url: a prefix starts with http:// or https://: {v}")
+        entries = [v]
+    elif name == "--allow-host":
+        if v.startswith("http://"):  # plain http too, and https
+            host = v[len("http://"):].rstrip("/")
+            entries = [f"http://{host}/", f"https://{host}/"]
+        else:
+            entries = [v[len("https://"):].rstrip("/") if v.startswith("https://") else v]
+    elif name == "--net-methods":
+        o.net_methods = [m.strip().upper() for m in v.split(",") if m.strip()]
+        return
+    elif name == "--net-max-bytes":
+        if not v.isdigit():
+            raise UsageError(f"--net-max-bytes: not a number of bytes: {v}")
+        o.net_max_bytes = int(v)
+        return
+    elif name == "--net-timeout":
+        try:
+            o.net_timeout = float(v)
+        except ValueError:
+            raise UsageError(f"--net-timeout: invalid number: {v}") from None
+        if o.net_timeout <= 0:
+            raise UsageError("--net-timeout: must be positive")
+        return
+    else:  # --net-header 'PREFIX NAME: VALUE'
+        prefix, _, header = v.strip().partition(" ")
+        hname, colon, hvalue = header.partition(":")
+        if not prefix or not colon or not hname.strip():
+            raise UsageError(f"--net-header: expected 'PREFIX NAME: VALUE': {v}")
+
+        def env(m: re.Match) -> str:
+            var = m.group(1) or m.group(2)
+            if var not in host_env:
+                raise UsageError(f"--net-header: {var} is not set")
+            return host_env[var]
+
+        value = re.sub(r"\$\{(\w+)\}|\$(\w+)", env, hvalue.strip())
+        try:
+            parse_rule(prefix)
+        except ValueError as e:
+            raise UsageError(f"--net-header: {e}") from None
+        o.net_headers.setdefault(prefix, {})[hname.strip()] = value
+        return
+    for e in entries:
+        try:
+            parse_rule(e)
+        except ValueError as err:
+            raise UsageError(f"{name}: {err}") from None
+    o.allow.extend(entries)
+
+
+def network_of(o: Options):
+    """The Network policy the options ask for (None: no network)."""
+    from pysh.shellkit.network import Network
+
+    if not o.allow:
+        if o.net_headers:
+            raise UsageError("--net-header: no --allow-url or --allow-host to apply it to")
+        return None
+    try:
+        return Network(o.allow, methods=o.net_methods, max_bytes=o.net_max_bytes,
+                       timeout=o.net_timeout, headers=o.net_headers)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
 def build_instance(o: Options):
     """The ExecCommand for these options (not yet opened)."""
     from pysh.commands import default_registry
@@ -195,7 +286,7 @@ def build_instance(o: Options):
     limits = Limits(timeout=o.timeout)
     return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
                        limits=limits, registry=registry, home_dir=o.home,
-                       allow_home=o.allow_home)
+                       allow_home=o.allow_home, network=network_of(o))
 
 
 def load_command_module(registry, module: str) -> None:

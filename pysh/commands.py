@@ -56,6 +56,18 @@ FILES: dict[str, str] = {
     "sync": "pysh.builtins.simplefs:sync_main",
     "chown": "pysh.builtins.chown:chown_main",
     "chgrp": "pysh.builtins.chown:chgrp_main",
+    "install": "pysh.builtins.install:main",
+    "xz": "pysh.builtins.compress:xz_main",
+    "unxz": "pysh.builtins.compress:xz_main",
+    "xzcat": "pysh.builtins.compress:xz_main",
+    "lzma": "pysh.builtins.compress:xz_main",
+    "unlzma": "pysh.builtins.compress:xz_main",
+    "lzcat": "pysh.builtins.compress:xz_main",
+    "bzip2": "pysh.builtins.compress:bzip2_main",
+    "bunzip2": "pysh.builtins.compress:bzip2_main",
+    "bzcat": "pysh.builtins.compress:bzip2_main",
+    "rsync": "pysh.builtins.rsync:main",
+    "ed": "pysh.builtins.ed:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -80,6 +92,7 @@ TEXT: dict[str, str] = {
     "expand": "pysh.builtins.expand:expand_main",
     "unexpand": "pysh.builtins.expand:unexpand_main",
     "factor": "pysh.builtins.factor:main",
+    "csplit": "pysh.builtins.csplit:main",
     "fmt": "pysh.builtins.fmt:main",
     "numfmt": "pysh.builtins.numfmt:main",
     "tsort": "pysh.builtins.tsort:main",
@@ -169,6 +182,12 @@ PYTHON: dict[str, str] = {
     "python3.12": "pysh.ports.python:main",
 }
 
+# -- curl and wget: the network on the embedder's terms (pysh.ports.net) ----------------
+NET: dict[str, str] = {
+    "curl": "pysh.ports.net.curl:main",
+    "wget": "pysh.ports.net.wget:main",
+}
+
 
 # -- the shells themselves (run by the interpreter; listed so PATH lookups find them) ----
 SHELLS: dict[str, str] = {
@@ -183,7 +202,7 @@ SHELLS: dict[str, str] = {
 # Door A (shell.fs only) and door B (shell.resolve()): the registry folds host paths
 # out of every door-B command's stdout and stderr (pysh.shellkit.portout). python3's
 # WASI calls are answered by door A: it never holds a host path, and its output is data.
-DOOR_A_BLOCKS = (GREP_SED, AWK, FILES, TEXT, SYSTEM, PYTHON, SHELLS)
+DOOR_A_BLOCKS = (GREP_SED, AWK, FILES, TEXT, SYSTEM, PYTHON, NET, SHELLS)
 DOOR_B_BLOCKS = (PORTS, GIT)
 
 

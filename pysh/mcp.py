@@ -40,6 +40,11 @@ options:
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        default wall-clock limit of one tool call (default 120)
   --commands MODULE        load extra in-process commands from a Python module
+  --allow-url PREFIX       let curl/wget reach URLs under PREFIX (repeatable;
+                           the network is off without one)
+  --allow-host HOST        let curl/wget reach any path on HOST over https
+                           (http://HOST for plain http too; repeatable)
+  --net-methods, --net-max-bytes, --net-timeout, --net-header: as for pysh
   --http [HOST:]PORT       serve Streamable HTTP at http://HOST:PORT/mcp
                            (HOST defaults to 127.0.0.1)
 """
@@ -50,9 +55,18 @@ INSTRUCTIONS = (
     "pysh is a sandboxed bash shell. The `bash` tool runs a script in a persistent "
     "session: the working directory starts at the workspace, /tmp is private scratch "
     "space, and state (cwd, variables, functions) persists between calls. Only the "
-    "workspace, /tmp and any extra mounts exist; there is no network and no host "
-    "program can run. `read_file` and `write_file` read and write files directly."
+    "workspace, /tmp and any extra mounts exist; no host program can run{network}. "
+    "`read_file` and `write_file` read and write files directly."
 )
+
+
+def instructions(options) -> str:
+    """The server's instructions: what the network reaches, when the options allow any."""
+    allow = getattr(options, "allow", None)
+    if not allow:
+        return INSTRUCTIONS.format(network="; there is no network")
+    return INSTRUCTIONS.format(network="; curl and wget reach only these URL prefixes: "
+                               + ", ".join(allow))
 
 
 class _UsageError(Exception):
@@ -155,7 +169,7 @@ def build_server(options, sandbox_factory=None):
             return Sandbox._from_instance(ex, set_on=options.set_on, set_off=options.set_off)
 
     sandboxes = SessionSandboxes(sandbox_factory)
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING",
+    server = MCPServer(SERVER_NAME, instructions=instructions(options), log_level="WARNING",
                        version=_version())
 
     def text_result(text: str, is_error: bool) -> CallToolResult:

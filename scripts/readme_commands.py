@@ -80,6 +80,7 @@ def commands_list() -> str:
         ("Ports (jq, rg, fd, sqlite3, archives)", sorted(commands.PORTS)),
         ("git", sorted(commands.GIT)),
         ("python3 (CPython on WebAssembly)", sorted(commands.PYTHON)),
+        ("Network, when the embedder allows URLs", sorted(commands.NET)),
     ]
     total = len(set(commands.default_table()))
     lines = [f"{total} commands in the registry, plus the shell's builtins:", ""]

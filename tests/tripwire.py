@@ -12,7 +12,9 @@ records a violation when that code
 * starts a process (``subprocess.Popen``, ``os.exec*``, ``os.system``, ``os.fork``,
   ``os.posix_spawn``, ``os.spawn*``, ``os.forkpty``);
 * connects, binds or sends a socket to anything but an address a test allowed
-  (:func:`allow_socket`: an MCP test server).
+  (:func:`allow_socket`: an MCP test server) or an address the sandbox's own network
+  policy permits (``curl``/``wget`` to a public address on an allowed port, or to an
+  address an allow-list entry names: :meth:`pysh.shellkit.network.Network.permits_connect`).
 
 The test then fails with the list. It sees what the kernel floor does not report
 (it runs before the system call, with the floor on or off), so a port that would
@@ -103,6 +105,9 @@ def _check(w, event: str, args: tuple) -> None:
         return
     if event in _SOCKET_EVENTS:
         address = args[1] if len(args) > 1 else None
+        net = getattr(w, "network", None)
+        if event == "socket.connect" and net is not None and net.permits_connect(address):
+            return
         if address not in _allowed_sockets:
             _violations.append(f"{event}: a socket to {address!r} on {w.name}")
         return

@@ -227,6 +227,7 @@ class Fmt:
         words = self.words
         buf = self.parabuf
         while True:
+            self.poll()
             w = words[self.word_limit]
             w.text = self.wptr
             while True:

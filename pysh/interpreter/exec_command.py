@@ -32,6 +32,7 @@ from pysh.shellkit import (
     Shell,
     landlock,
 )
+from pysh.shellkit.network import Network
 from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
 from pysh.shellkit.worker import Worker, unrestricted
 
@@ -91,12 +92,16 @@ def command_dirs(registry: CommandRegistry | None) -> list[str]:
                                 if isinstance(t, str) and not t.startswith("pysh."))
 
 
-def floor_rules(table: MountTable, modules: list[str]) -> list[landlock.Rule]:
+def floor_rules(table: MountTable, modules: list[str],
+                network: Network | None = None) -> list:
     """The Landlock rules of an instance's worker: its mount roots (through the table's
-    held fds), the command packages ``modules``, the base rules."""
-    rules = [landlock.Rule(m.host_real, landlock.READ if m.read_only else landlock.WRITE,
-                           fd=table.root_fd(m)) for m in table]
+    held fds), the command packages ``modules``, the base rules, and TCP connect to the
+    ports the network policy allows (none without one)."""
+    rules: list = [landlock.Rule(m.host_real, landlock.READ if m.read_only else landlock.WRITE,
+                                 fd=table.root_fd(m)) for m in table]
     rules += [landlock.Rule(p, landlock.READ) for p in modules]
+    if network is not None:
+        rules += [landlock.PortRule(p) for p in sorted(network.ports())]
     return rules + landlock.base_rules()
 
 
@@ -117,6 +122,7 @@ class ExecCommand:
         home_dir: str | os.PathLike | None = None,
         home: str = HOME,
         kernel_floor: bool = True,
+        network: Network | None = None,
     ):
         self.workspace_dir = None if workspace_dir is None else os.fspath(workspace_dir)
         self.home_dir = None if home_dir is None else os.fspath(home_dir)
@@ -133,6 +139,7 @@ class ExecCommand:
         self.ephemeral_workspace: str | None = None
         self.ephemeral_home: str | None = None
         self.table: MountTable | None = None
+        self.network = network  # the embedder's network policy (None: curl/wget refuse)
         self.kernel_floor = kernel_floor  # False: the worker runs unrestricted (tests of one layer)
         self._worker: list[Worker] = []  # shared with the finalizer
         self._finalizer: weakref.finalize | None = None
@@ -176,7 +183,8 @@ class ExecCommand:
         env = synthetic_env(self.workspace, self.home)
         env.update(self.env_overrides)
         self.shell = Shell(core, MountedFileSystem(core, self.workspace), cwd=self.workspace,
-                           env=env, budget=Budget(self.limits), registry=registry)
+                           env=env, budget=Budget(self.limits), registry=registry,
+                           network=self.network)
         return self
 
     def close(self) -> None:
@@ -191,9 +199,11 @@ class ExecCommand:
             if self.closed:
                 raise RuntimeError("sandbox instance is closed")
             modules = command_dirs(self.registry)
-            self._worker.append(Worker(f"pysh-{os.path.basename(self.temp_dir)}",
-                                       floor_rules(self.table, modules), restrict=self.kernel_floor,
-                                       import_dirs=landlock.python_dirs() + modules))
+            w = Worker(f"pysh-{os.path.basename(self.temp_dir)}",
+                       floor_rules(self.table, modules, self.network),
+                       restrict=self.kernel_floor, import_dirs=landlock.python_dirs() + modules)
+            w.network = self.network  # what its sockets may reach (the test suite's tripwire)
+            self._worker.append(w)
         return self._worker[0]
 
     def call(self, fn, *args, interrupt=None):

@@ -134,12 +134,6 @@ class HeldDir:
         except OSError as e:
             raise self._err(e) from None
 
-    def symlink(self, target: str) -> None:
-        try:
-            os.symlink(target, self.name, dir_fd=self.fd)
-        except OSError as e:
-            raise self._err(e) from None
-
     def unlink(self) -> None:
         try:
             os.unlink(self.name, dir_fd=self.fd)

@@ -7,14 +7,15 @@ one: a guess at a typo would change what scripts compared with bash print.
 
 from __future__ import annotations
 
-NO_NETWORK = "no network in this sandbox"
+NO_NETWORK = ("no network here but curl and wget, to the URLs the embedder allows "
+              "(--allow-url, --allow-host)")
 NO_HOST = "the sandbox runs no host programs"
 NO_INSTALL = "nothing can be installed in the sandbox; " + NO_HOST
 EDIT = "no interactive editor: edit with sed -i, patch, or cat > FILE <<'EOF'"
 
 # (names, hint): the order is the README's
 TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("curl", "wget", "http", "ssh", "scp", "nc", "ping", "ftp"), NO_NETWORK),
+    (("http", "ssh", "scp", "nc", "ping", "ftp", "telnet"), NO_NETWORK),
     (("make", "cmake", "ninja", "gcc", "cc", "g++", "clang", "cargo", "rustc", "go", "javac",
       "java", "docker", "podman", "kubectl", "systemctl"), NO_HOST),
     (("pip", "pip3", "pipx", "uv", "poetry", "conda"),

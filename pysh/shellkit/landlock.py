@@ -30,6 +30,7 @@ from collections.abc import Iterable
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446
 _CREATE_RULESET_VERSION = 1 << 0
 _RULE_PATH_BENEATH = 1
+_RULE_NET_PORT = 2  # ABI 4
 _PR_SET_NO_NEW_PRIVS = 38
 
 # Filesystem access rights (include/uapi/linux/landlock.h).
@@ -141,7 +142,21 @@ class Rule:
         return f"Rule({self.path!r}, {self.access:#x}, fd={self.fd})"
 
 
-def restrict_thread(rules: Iterable[Rule]) -> int:
+class PortRule:
+    """Allow TCP ``connect`` to ``port`` (ABI 4+; the network policy's ports: which
+    addresses is the policy's own check, Landlock only knows ports)."""
+
+    __slots__ = ("port",)
+    path = None  # not a path rule (the tripwire's root list skips it)
+
+    def __init__(self, port: int) -> None:
+        self.port = int(port)
+
+    def __repr__(self) -> str:
+        return f"PortRule({self.port})"
+
+
+def restrict_thread(rules: Iterable[Rule | PortRule]) -> int:
     """Restrict the calling thread (and the threads it will start) to ``rules``.
 
     Returns the ABI applied. A rule whose path does not exist is skipped. Raises
@@ -162,6 +177,10 @@ def restrict_thread(rules: Iterable[Rule]) -> int:
         _pack_ = 1
         _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
+    class NetPort(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("allowed_access", ctypes.c_uint64), ("port", ctypes.c_uint64)]
+
     attr = RulesetAttr(fs, _NET_BIND_TCP | _NET_CONNECT_TCP if n >= 4 else 0,
                        _SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL if n >= 6 else 0)
     size = 8 if n < 4 else 16 if n < 6 else 24  # the struct as this ABI knows it
@@ -170,6 +189,13 @@ def restrict_thread(rules: Iterable[Rule]) -> int:
         raise LandlockError(ctypes.get_errno(), "landlock_create_ruleset")
     try:
         for rule in rules:
+            if isinstance(rule, PortRule):
+                if n >= 4:
+                    np = NetPort(_NET_CONNECT_TCP, rule.port)
+                    if syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(_RULE_NET_PORT),
+                               ctypes.byref(np), ctypes.c_uint32(0)) < 0:
+                        raise LandlockError(ctypes.get_errno(), f"landlock_add_rule {rule!r}")
+                continue
             own = rule.fd is None
             try:
                 fd = os.open(rule.path, os.O_PATH | os.O_CLOEXEC) if own else rule.fd

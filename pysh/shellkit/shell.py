@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from pysh.shellkit.commands import CommandRegistry
+    from pysh.shellkit.network import Network
 
 
 class Executor(Protocol):
@@ -74,7 +75,7 @@ class Shell:
     """A command's view of its sandbox."""
 
     __slots__ = ("core", "_fs_root", "_fs", "cwd", "env", "fds", "budget", "executor",
-                 "registry", "umask")
+                 "registry", "umask", "network")
 
     def __init__(
         self,
@@ -88,6 +89,7 @@ class Shell:
         executor: Executor | None = None,
         registry: CommandRegistry | None = None,
         umask: int = 0o022,
+        network: Network | None = None,
     ):
         self.core = core
         self._fs_root = fs
@@ -99,6 +101,7 @@ class Shell:
         self.executor = executor
         self.registry = registry
         self.umask = umask
+        self.network = network  # the embedder's network policy (None: no network)
 
     def child(self, **changes) -> Shell:
         """A copy sharing the core and budget, with ``changes`` applied (fds, env, cwd, ...)."""
@@ -113,6 +116,7 @@ class Shell:
         new.executor = changes.pop("executor", self.executor)
         new.registry = changes.pop("registry", self.registry)
         new.umask = changes.pop("umask", self.umask)
+        new.network = self.network
         if changes:
             raise TypeError(f"unknown Shell fields: {sorted(changes)}")
         return new

@@ -24,7 +24,7 @@ def test_generated_sections_render_from_the_registry_and_limits():
     assert "`cat`" in text and "`cd`" in text and "`awk`" in text
     assert "| `timeout` | unlimited | 30 s |" in text
     assert "| `max_output_bytes` | 64 MiB | 1 MiB |" in text
-    assert "| `curl`, `wget`" in text and "no network in this sandbox" in text
+    assert "| `http`, `ssh`" in text and "no network here but curl and wget" in text
 
 
 def test_readme_has_the_markers_and_the_faces_sections():

@@ -7,10 +7,11 @@ from tests.interp.runner import run_script
 
 
 def test_hint_follows_bash_line():
-    r = run_script("curl -s http://example.com; echo $?")
+    r = run_script("ssh host true; echo $?")
     assert r.out == "127\n"
-    assert r.err == ("pysh: line 1: curl: command not found\n"
-                     "pysh: hint: curl: no network in this sandbox\n")
+    assert r.err == ("pysh: line 1: ssh: command not found\n"
+                     "pysh: hint: ssh: no network here but curl and wget, to the URLs the "
+                     "embedder allows (--allow-url, --allow-host)\n")
 
 
 def test_no_hint_for_unknown_names():
