@@ -189,12 +189,13 @@ async def b_declare(interp, argv):
                     await interp.out(_set_line(name, v) + "\n")
             return 0
         if print_mode or cmd in ("export", "readonly") or set_bits or clear_bits:
-            for name, v in interp.vars.visible():
+            for name, v in interp.listed_vars() if cmd not in ("export", "readonly") \
+                    else interp.vars.visible():
                 if set_bits and not (_effective_attrs(v) & set_bits):
                     continue
                 await interp.out(declare_line(name, v) + "\n")
             return 0
-        for name, v in interp.vars.visible():
+        for name, v in interp.listed_vars():
             if v.value is None:
                 continue
             await interp.out(_set_line(name, v) + "\n")
@@ -546,7 +547,7 @@ async def b_unset(interp, argv):
 # bash: unset, these lose their special meaning for good
 _LOSE_SPECIAL = {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS",
                  "EPOCHREALTIME", "BASH_SUBSHELL", "FUNCNAME", "BASH_COMMAND", "GROUPS",
-                 "BASH_ARGV0", "HISTCMD"}
+                 "BASH_ARGV0", "HISTCMD", "COMP_WORDBREAKS", "BASH_ALIASES", "BASH_CMDS"}
 
 
 async def _unset_var(interp, name: str, v: Var) -> bool:
@@ -633,7 +634,7 @@ def _option_line(name: str, on: bool) -> str:
 async def b_set(interp, argv):
     args = argv[1:]
     if not args:
-        for name, v in interp.vars.visible():
+        for name, v in interp.listed_vars():
             if v.value is None:
                 continue
             await interp.out(_set_line(name, v) + "\n")

@@ -8,7 +8,7 @@ import stat as _stat
 from pysh.interpreter import pattern as pat
 from pysh.interpreter.errors import ShellError
 from pysh.interpreter.expand import BREAK, QUOTED
-from pysh.interpreter.state import ASSOC
+from pysh.interpreter.state import ASSOC, NAMEREF
 from pysh.interpreter.syntax import ast as A
 from pysh.shellkit import FileSystemError
 from pysh.shellkit.streams import PipeReader, PipeWriter
@@ -121,6 +121,9 @@ def var_is_set(interp, name: str) -> bool:
             return key in v.value
         return sub in ("0",)
     v = interp.vars.lookup(name)
+    if v is not None and v.attrs & NAMEREF and v.value:  # what the reference names
+        target = interp._resolve_nameref(name)  # (bash does not look into an element)
+        return bool(target) and "[" not in target and var_is_set(interp, target)
     if v is None:
         if name.isdigit():
             return int(name) <= len(interp.positional_list()) if name != "0" else True

@@ -19,6 +19,13 @@ class ReadonlyError(ShellError):
         super().__init__(f"{name}: readonly variable")
 
 
+class CircularRef(ReadonlyError):
+    """An assignment through a nameref chain that loops (bash gives up as for readonly)."""
+
+    def __init__(self, name: str):
+        ShellError.__init__(self, f"warning: {name}: circular name reference")
+
+
 class ExpansionError(ShellError):
     """A failed expansion, and what bash does about it in a non-interactive shell:
 

@@ -326,12 +326,12 @@ class Expander:
                 out.append(plan[1])
                 continue
             if kind == _DQ_PARAM:
-                v = self.get_param_value(plan[1])
+                v = self.get_param_value(plan[1], False)
                 if v is not None:
                     out.append(v)
                     continue
             elif kind == _PARAM:
-                v = self.get_param_value(plan[1])
+                v = self.get_param_value(plan[1], False)
                 if v is not None and v and not _needs_split_or_glob(v, self.ifs()):
                     out.append(v)
                     continue
@@ -358,7 +358,7 @@ class Expander:
         if kind == _LIT or kind == _LIT_GLOB:
             return plan[1]
         if kind == _PARAM or kind == _DQ_PARAM:
-            v = self.get_param_value(plan[1])
+            v = self.get_param_value(plan[1], False)
             if v is not None:
                 return v
         elif kind == _ARITH:
@@ -486,7 +486,8 @@ class Expander:
             return self.session.home
         if user == "root":  # the one other account the sandbox's passwd would list
             return "/root"
-        if user in ("+", "-") or user[:1] in "+-" and user[1:].isdigit():
+        digits = user[1:] if user[:1] in "+-" else user
+        if digits.isdigit() and digits.isascii():
             return self.dirs_entry(user)
         return "~" + user
 
@@ -525,6 +526,9 @@ class Expander:
                 if v is not None and v.attrs & NAMEREF and v.value:
                     # bash: ${!ref} of a nameref is the name the last nameref in the
                     # chain refers to
+                    if not self._resolve_nameref(name, warn=False):
+                        raise ExpansionError(f"{name}: invalid indirect expansion", status=1,
+                                             action="line")
                     for _ in range(8):
                         nv = self.vars.lookup(v.value)
                         if nv is None or not nv.attrs & NAMEREF or not nv.value:

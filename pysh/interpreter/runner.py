@@ -21,6 +21,7 @@ from pysh.interpreter import pattern as pat
 from pysh.interpreter.arith_eval import ArithEvaluator, ArithRuntimeError
 from pysh.interpreter.errors import (
     AbortLine,
+    CircularRef,
     ExitShell,
     ExpansionError,
     LoopControl,
@@ -160,6 +161,7 @@ class Interp(Expander):
         self.deferred_diags: list[str] = []  # messages from code that cannot await
         self.cwd = cwd or session.root.cwd
         self.dirstack: list[str] = []
+        self.argv_base: list[str] | None = None  # BASH_ARGV's bottom, once extdebug is on
         self.fds: dict[int, InputStream | OutputStream] = fds if fds is not None else {}
         self.argv0 = argv0
         self.argv: list[str] = list(args or [])
@@ -187,6 +189,7 @@ class Interp(Expander):
         self.arith = ArithEvaluator(self)
         self._path_cache: tuple[str, list[str]] | None = None
         self.hashed: dict[str, str] = {}
+        self.hash_hits: dict[str, int] = {}  # how often each hashed name was looked up
         self.decl_assigns: dict = {}  # argv index -> (Assign, prepared) of the last expansion
         self.procsub_fds: list = []  # (fd table, fd, stream) of <(...) / >(...) to close after
         self.last_parse_failed = False
@@ -227,18 +230,20 @@ class Interp(Expander):
             "BASH": "/usr/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
             "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "PPID": str(SHELL_PID - 1),
             "UID": "1000", "EUID": "1000", "OPTERR": "1", "TERM": "dumb",
-            "COMP_WORDBREAKS": " \t\n\"'@><=;|&(:",
             "BASH_LOADABLES_PATH": "/usr/local/lib/bash:/usr/lib/bash:/opt/local/lib/bash:"
                                    "/usr/pkg/lib/bash:/opt/pkg/lib/bash:.",
         }
         for k, v in defaults.items():
             if k not in g:
                 g[k] = Var(v)
+        if "OLDPWD" not in g:
+            g["OLDPWD"] = Var(None, EXPORT)  # bash's: exported, set by the first cd
         if "PATH" not in g:
             # started without PATH (env -i): bash's default, not exported
             g["PATH"] = Var("/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.")
         for k in ("UID", "EUID", "PPID"):
             g[k].attrs |= READONLY | INTEGER
+        g["OPTIND"].attrs |= INTEGER
         # an exported SHELLOPTS / BASHOPTS sets the new shell's options (and stays exported)
         exported = set()
         for var, table, current in (("SHELLOPTS", SET_OPTIONS, self.opts),
@@ -308,6 +313,7 @@ class Interp(Expander):
         new.arith = ArithEvaluator(new)
         new.env_cache = None
         new.hashed = dict(self.hashed)
+        new.hash_hits = dict(self.hash_hits)
         new.procsub_fds = []
         new.call_stack = list(self.call_stack)
         new.func_files = dict(self.func_files)
@@ -389,19 +395,30 @@ class Interp(Expander):
             return val.get(0) if not v.attrs & ASSOC else val.get("0")
         return val
 
-    def _resolve_nameref(self, name: str) -> str:
-        seen = 0
+    def _resolve_nameref(self, name: str, *, warn: bool = True) -> str:
+        """The name at the end of a nameref chain; "" for a cycle (bash warns when the
+        chain comes back to where it started, and gives up silently after 8 links)."""
         v = self.vars.lookup(name)
+        if v is None or not v.attrs & NAMEREF:
+            return name
+        orig, start = v, name
+        level = 0
         while v is not None and v.attrs & NAMEREF and isinstance(v.value, str) and v.value:
+            level += 1
+            if level > 8:
+                return ""
+            prev = v
             name = v.value
-            seen += 1
-            if seen > 20:
-                break
             v = self.vars.lookup(name.partition("[")[0])
+            if v is orig or v is prev:
+                if warn:
+                    self.deferred_diags.append(f"warning: {start}: circular name reference")
+                return ""
         return name
 
-    def get_param_value(self, name: str) -> str | None:
-        """A scalar parameter: specials, positionals, dynamic and ordinary variables."""
+    def get_param_value(self, name: str, warn: bool = True) -> str | None:
+        """A scalar parameter: specials, positionals, dynamic and ordinary variables.
+        (``warn``: False where an unset value is looked up again, warnings and all.)"""
         v = self.vars.lookup(name)
         if v is not None:
             val = v.value
@@ -437,7 +454,7 @@ class Interp(Expander):
             return None
         v = self.vars.lookup(name)
         if v is not None and v.attrs & NAMEREF:
-            target = self._resolve_nameref(name)
+            target = self._resolve_nameref(name, warn=warn)
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
@@ -569,6 +586,9 @@ class Interp(Expander):
             return self.argv0
         if name == "DIRSTACK":
             return self.cwd
+        if name == "COMP_WORDBREAKS":  # bash computes it once asked, then it is a variable
+            self.vars.globals[name] = Var(_WORDBREAKS)
+            return _WORDBREAKS
         if name == "SHELLOPTS":
             return ":".join(sorted(self.opts))
         if name == "BASHOPTS":
@@ -591,28 +611,71 @@ class Interp(Expander):
             return dict(enumerate(lines)) if lines else None
         if name == "GROUPS":
             return {0: "1000"}
-        if name == "BASH_ARGV":
-            return dict(enumerate(reversed(self.positional_list())))
-        if name == "BASH_ARGC":
-            return {0: str(len(self.positional_list()))}
+        if name in ("BASH_ARGV", "BASH_ARGC"):
+            argv, argc = self.bash_argv()
+            return dict(enumerate(argv if name == "BASH_ARGV" else argc))
         if name == "DIRSTACK":
             return dict(enumerate([self.cwd] + self.dirstack))
+        if name == "BASH_ALIASES":
+            return dict(self.aliases)
+        if name == "BASH_CMDS":
+            return dict(self.hashed)
         return None
 
-    def dynamic_as_var(self, name: str) -> Var | None:
-        """A variable the shell computes, as ``declare -p`` shows it."""
-        if name in ("PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "GROUPS"):
+    def bash_argv(self) -> tuple[list[str], list[str]]:
+        """BASH_ARGV and BASH_ARGC: the shell's arguments (taken when extdebug is turned
+        on, or when they are first looked at outside any function), and under extdebug
+        each call's arguments on top."""
+        if self.argv_base is None and ("extdebug" in self.shopts or self.vars.call_frame() is None):
+            self.argv_base = list(self.argv)
+        if self.argv_base is None:
+            return [], []
+        argv: list[str] = []
+        argc: list[str] = []
+        for f in reversed(self.vars.frames):
+            if f.shown_args is not None:
+                argv.extend(reversed(f.shown_args))
+                argc.append(str(len(f.shown_args)))
+        argv.extend(reversed(self.argv_base))
+        argc.append(str(len(self.argv_base)))
+        return argv, argc
+
+    def dynamic_as_var(self, name: str, listing: bool = False) -> Var | None:
+        """A variable the shell computes, as ``declare -p NAME`` shows it; with
+        ``listing``, as a whole listing (declare -p, set) shows it: bash computes most of
+        them only when they are named, so there they have no value yet."""
+        if self.lost_specials and name in self.lost_specials:
+            return None
+        kind = _DYNAMIC_KINDS.get(name)
+        if kind is None:
+            return Var(self.last_arg, 0) if name == "_" else None
+        attrs, computed = kind
+        if name == "PIPESTATUS":
+            return Var(self.dynamic_array(name), 0) if self.pipestatus else None
+        if attrs & (ARRAY | ASSOC):
+            if listing and (not computed or name in ("BASH_ARGV", "BASH_ARGC")
+                            and self.argv_base is None):
+                return Var({}, attrs)
             d = self.dynamic_array(name)
-            if name == "PIPESTATUS" and not d:
-                return None
-            return Var(d, 0) if d else Var(None, ARRAY)
-        if name in ("RANDOM", "SRANDOM"):
-            return Var(self.dynamic_var(name), INTEGER)
-        if name in ("LINENO", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID"):
-            return Var(self.dynamic_var(name), 0)
-        if name == "_":
-            return Var(self.last_arg, 0)
-        return None
+            if name in ("FUNCNAME", "BASH_SOURCE", "BASH_LINENO") and not d:
+                return Var(None, ARRAY) if name == "FUNCNAME" else Var({}, ARRAY)
+            return Var(d or {}, attrs)
+        if listing:
+            return Var(None, 0 if name == "SECONDS" else attrs)  # (-i once it is named)
+        return Var(self.dynamic_var(name), attrs)
+
+    def listed_vars(self) -> list[tuple[str, Var]]:
+        """Every variable as a whole listing shows it (declare -p, set), the ones the
+        shell computes among them, in name order."""
+        real = dict(self.vars.visible())
+        for name in _DYNAMIC_KINDS:
+            v = real.get(name)
+            if v is None or v.value is None:
+                v = self.dynamic_as_var(name, listing=True)
+                if v is not None:
+                    real[name] = v
+        real.setdefault("_", Var(self.last_arg, 0))
+        return sorted(real.items())
 
     def extglob_on(self) -> bool:
         """Whether the parser reads @( !( +( *( ?( as patterns: shopt extglob, as in bash
@@ -663,7 +726,18 @@ class Interp(Expander):
     # -- arrays --------------------------------------------------------------
     def is_assoc(self, name: str) -> bool:
         v = self.vars.lookup(name)
-        return v is not None and bool(v.attrs & ASSOC)
+        if v is None:
+            return self.assoc_view(name) is not None
+        return bool(v.attrs & ASSOC)
+
+    def assoc_view(self, name: str) -> dict | None:
+        """BASH_ALIASES and BASH_CMDS (while no variable hides them): the alias and
+        command hash tables. An element assigned adds to the table; bash ignores unset."""
+        if name == "BASH_ALIASES" or name == "BASH_CMDS":
+            if name in self.lost_specials or self.vars.lookup(name) is not None:
+                return None
+            return self.aliases if name == "BASH_ALIASES" else self.hashed
+        return None
 
     def array_items(self, name: str) -> list:
         v = self.vars.lookup(self._resolve_nameref(name))
@@ -699,7 +773,7 @@ class Interp(Expander):
     async def subscript_value(self, name: str, index: A.ArithExpr) -> str | int:
         """The key of ``name[index]``: a string for associative arrays, an int otherwise."""
         v = self.vars.lookup(name)
-        if v is not None and v.attrs & ASSOC:
+        if v is not None and v.attrs & ASSOC or v is None and self.assoc_view(name) is not None:
             return await self.expand_key(index.word)
         text = index.text
         if index.node is not None:
@@ -785,7 +859,9 @@ class Interp(Expander):
                     self._on_special_assign(name)
                 return
         if self.vars.lookup(name) is not None and self.vars.lookup(name).attrs & NAMEREF:
-            target = self._resolve_nameref(name)
+            target = self._resolve_nameref(name, warn=False)
+            if not target:
+                raise CircularRef(name)
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
@@ -855,6 +931,10 @@ class Interp(Expander):
             cf.locals.get(name) if cf is not None else self.vars.globals.get(name))
         self._check_writable(name, v)
         if v is None:
+            view = None if local else self.assoc_view(name)
+            if view is not None:
+                view[str(key)] = value
+                return
             v = Var({}, EXPORT if "allexport" in self.opts else 0)
             if local:
                 self.vars.set_local(name, v)
@@ -874,7 +954,7 @@ class Interp(Expander):
 
     async def assign_index(self, name: str, index: A.ArithExpr, value: str, *,
                            append: bool = False, local: bool = False) -> None:
-        name = self._resolve_nameref(name)
+        name = self._resolve_nameref(name, warn=False) or _circular(name)
         try:
             key = await self.subscript_value(name, index)
         except BadSubscript as e:
@@ -887,7 +967,7 @@ class Interp(Expander):
         if not local:
             v = self.vars.lookup(name)
             if v is not None and v.attrs & NAMEREF:
-                name = self._resolve_nameref(name)
+                name = self._resolve_nameref(name, warn=False) or _circular(name)
         if local:
             cf = self.vars.call_frame()
             v = cf.locals.get(name) if cf is not None else self.vars.globals.get(name)
@@ -1074,6 +1154,7 @@ class Interp(Expander):
         if status == 0 or self.errexit_suppressed:
             return
         if "ERR" in self.traps and not self.in_trap:
+            self.status = status  # the trap's $? is the failed command's status
             await self.run_trap("ERR")
         if "errexit" in self.opts:
             raise ExitShell(status)
@@ -1474,6 +1555,10 @@ class Interp(Expander):
         if "RETURN" in self.traps and "functrace" not in self.opts:
             hidden_return = self.traps.pop("RETURN")
         frame = Frame(fn.name, argv[1:], self.lineno)
+        if "extdebug" in self.shopts:  # (BASH_ARGV and BASH_ARGC show them)
+            frame.shown_args = argv[1:]
+            if self.argv_base is None:
+                self.argv_base = list(self.argv)
         if temp is not None:
             frames = self.vars.frames
             if frames and frames[-1] is temp:
@@ -1511,14 +1596,18 @@ class Interp(Expander):
         return await self.execute(node)
 
     # -- external (registered) commands and scripts --------------------------------
-    def find_command(self, name: str, use_hash: bool = True) -> tuple[str, str] | None:
-        """('command', path) for a registered command, ('script', path) for a file."""
-        hit = self.hashed.get(name) if use_hash else None
+    def find_command(self, name: str, use_hash: bool = True,
+                     path: str | None = None) -> tuple[str, str] | None:
+        """('command', path) for a registered command, ('script', path) for a file.
+        ``path``: a search path instead of $PATH (command -p), hashing nothing."""
+        hit = self.hashed.get(name) if use_hash and path is None else None
         if hit is not None:
+            self.hash_hits[name] = self.hash_hits.get(name, 0) + 1  # (hash shows the count)
             return ("command", hit) if hit.rsplit("/", 1)[0] in COMMAND_DIRS else ("script", hit)
-        path = self.get_scalar("PATH")
         if path is None:
-            path = ""
+            path = self.get_scalar("PATH")
+            if path is None:
+                path = ""
         registry = self.session.registry
         for d in path.split(":"):
             d = d or "."
@@ -1526,6 +1615,7 @@ class Interp(Expander):
                 p = f"{d}/{name}"
                 if use_hash:
                     self.hashed[name] = p
+                    self.hash_hits[name] = 1
                 return ("command", p)
             if d in COMMAND_DIRS:
                 continue
@@ -1535,6 +1625,7 @@ class Interp(Expander):
                 if fs.is_file(cand) and fs.access(cand, os.X_OK):
                     if use_hash and not cand.startswith("./") and d != ".":
                         self.hashed[name] = cand  # bash hashes what PATH found, until hash -r
+                        self.hash_hits[name] = 1
                     return ("script", cand)
             except (FileSystemError, OSError):
                 continue
@@ -1603,8 +1694,8 @@ class Interp(Expander):
             kind, path = found
             if underscore:
                 env = {**env, "_": path}  # bash: the command's path, in its environment only
-            if kind == "command":
-                func = self.session.registry.get(name)
+            if kind == "command":  # (the path's name: BASH_CMDS[x]=/usr/bin/cat makes x cat)
+                func = self.session.registry.get(path.rpartition("/")[2])
                 if func is None:
                     await self.not_found(fds, name)
                     return 127
@@ -2153,8 +2244,8 @@ class Interp(Expander):
         budget = self.budget
         name = node.var
         ref = self.vars.lookup(name)
-        if ref is not None and not ref.attrs & NAMEREF:
-            ref = None
+        if ref is not None and (not ref.attrs & NAMEREF or not self._resolve_nameref(name, warn=False)):
+            ref = None  # (a chain that loops: the assignment fails as bash's does)
         head = None
         self.loop_depth += 1
         try:
@@ -2558,14 +2649,15 @@ class Interp(Expander):
         return "".join(seg[0] for seg in segs if seg is not None)
 
     def dirs_entry(self, spec: str) -> str:
-        stack = [self.cwd] + self.dirstack
-        try:
-            n = int(spec[1:] or "0")
-        except ValueError:
+        """``~N``, ``~+N``, ``~-N``: entry N of the list dirs shows, from the left (or,
+        with -, the right); the literal text when there is no such entry."""
+        digits = spec[1:] if spec[:1] in "+-" else spec
+        n = int(digits)
+        stack = self.dirstack
+        at = len(stack) - n if spec[:1] == "-" else n
+        if not 0 <= at <= len(stack) or n > len(stack):
             return "~" + spec
-        if spec[0] == "+":
-            return stack[n] if n < len(stack) else "~" + spec
-        return stack[-1 - n] if n < len(stack) else "~" + spec
+        return (self.get_scalar("PWD") or self.cwd) if at == 0 else stack[at - 1]
 
     def declare_text(self, name: str, var: Var, assignment_only: bool = False) -> str:
         from pysh.interpreter.builtins_vars import declare_line
@@ -2588,7 +2680,20 @@ class BadSubscript(Exception):
 
 _DYNAMIC = {"RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
             "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS", "HISTCMD",
-            "BASH_ARGV0", "BASH_COMMAND", "DIRSTACK"}
+            "BASH_ARGV0", "BASH_COMMAND", "DIRSTACK", "COMP_WORDBREAKS"}
+_WORDBREAKS = " \t\n\"'@><=;|&(:"  # (readline's, which bash reads only when asked)
+# what declare -p shows for the variables the shell computes: their attributes, and
+# (arrays) whether a listing shows the value or leaves it to be computed when named
+_DYNAMIC_KINDS = {
+    "BASHPID": (INTEGER, False), "BASH_ALIASES": (ASSOC, True), "BASH_ARGC": (ARRAY, True),
+    "BASH_ARGV": (ARRAY, True), "BASH_ARGV0": (0, False), "BASH_CMDS": (ASSOC, True),
+    "BASH_COMMAND": (0, False), "BASH_LINENO": (ARRAY, True), "BASH_SOURCE": (ARRAY, True),
+    "BASH_SUBSHELL": (0, False), "COMP_WORDBREAKS": (0, False), "DIRSTACK": (ARRAY, False),
+    "EPOCHREALTIME": (0, False),
+    "EPOCHSECONDS": (0, False), "FUNCNAME": (ARRAY, True), "GROUPS": (ARRAY, False),
+    "HISTCMD": (INTEGER, False), "LINENO": (0, False), "PIPESTATUS": (ARRAY, True),
+    "RANDOM": (INTEGER, False), "SECONDS": (INTEGER, False), "SRANDOM": (INTEGER, False),
+}
 _OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
 _POSIX_SHOPTS = frozenset(("expand_aliases", "inherit_errexit", "shift_verbose", "sourcepath",
                            "interactive_comments"))
@@ -2602,6 +2707,10 @@ _HELP_OPTION = frozenset(
     "source suspend times trap type typeset ulimit umask unalias unset wait".split())
 _PROGRAM_BUILTINS = {"bash", "sh", "test", "["}  # also files in /usr/bin that programs run
 _DECL_BUILTINS = {"declare", "typeset", "local", "export", "readonly"}
+
+
+def _circular(name: str):
+    raise CircularRef(name)
 
 
 def _valid_name(name: str) -> bool:

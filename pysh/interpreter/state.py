@@ -62,7 +62,7 @@ class Var:
 
 
 @lru_cache(maxsize=65536)
-def _bash_hash(key: str) -> int:
+def bash_hash(key: str) -> int:
     """bash's hash_string (FNV-1, 32 bits): it decides associative arrays' order."""
     h = 2166136261
     for c in key.encode("utf-8", "surrogateescape"):
@@ -86,7 +86,7 @@ def sorted_items(arr: dict) -> list:
     while len(keys) >= buckets * 2:
         buckets *= 4
     mask = buckets - 1
-    order = sorted(range(len(keys)), key=lambda i: (_bash_hash(keys[i]) & mask, -i))
+    order = sorted(range(len(keys)), key=lambda i: (bash_hash(keys[i]) & mask, -i))
     return [(keys[i], arr[keys[i]]) for i in order]
 
 
@@ -124,7 +124,7 @@ class Frame:
     the ``X=1`` bindings in front of a function or builtin, which ``unset`` can
     remove to reveal the variable beneath, and which vanish when the command ends."""
 
-    __slots__ = ("locals", "argv", "name", "line", "temp", "saved_opts")
+    __slots__ = ("locals", "argv", "name", "line", "temp", "saved_opts", "shown_args")
 
     def __init__(self, name: str, argv: list[str], line: int = 0, temp: bool = False):
         self.locals: dict[str, Var] = {}
@@ -133,6 +133,7 @@ class Frame:
         self.line = line
         self.temp = temp
         self.saved_opts: set[str] | None = None  # `local -`: the options to restore
+        self.shown_args: list[str] | None = None  # the call's arguments in BASH_ARGV
 
 
 class Variables:
@@ -152,6 +153,7 @@ class Variables:
         for f in self.frames:
             nf = Frame(f.name, list(f.argv), f.line, f.temp)
             nf.locals = {k: v.copy() for k, v in f.locals.items()}
+            nf.shown_args = f.shown_args
             new.frames.append(nf)
         new.env_version = self.env_version
         return new
