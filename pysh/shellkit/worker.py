@@ -38,6 +38,10 @@ from pysh.shellkit import landlock
 _CoroutineType = types.CoroutineType
 _allocate_lock = threading.Lock
 ABANDON_AFTER = 5.0  # seconds an interrupted caller waits for its job before leaving it
+# A worker's stack, whatever the platform's thread default (musl's is 128 KiB): deep shell
+# recursion must end in a clean limit error, never a crash of the whole process.
+STACK_SIZE = 16 << 20
+_stack_lock = threading.Lock()
 
 
 class _Job:
@@ -105,7 +109,12 @@ class Worker:
             ready = _allocate_lock()
             ready.acquire()
             t = threading.Thread(target=self._main, args=(ready,), name=self.name, daemon=True)
-            t.start()
+            with _stack_lock:  # the interpreter's frame limit is sized for this stack
+                previous = threading.stack_size(STACK_SIZE)
+                try:
+                    t.start()
+                finally:
+                    threading.stack_size(previous)
             ready.acquire()
             self._thread = t
         return self

@@ -15,7 +15,11 @@ pysh's git (on dulwich). Supported commands:
    init       clone      add        rm         mv         commit     status
    log        diff       show       branch     checkout   switch     restore
    reset      tag        rev-parse  ls-files   grep       blame      stash
-   merge      config     cat-file   ls-tree    help
+   merge      config     cat-file   ls-tree    rev-list   describe   shortlog
+   remote     merge-base for-each-ref show-ref symbolic-ref update-ref
+   name-rev   count-objects gc      prune      repack     fsck       help
+
+fetch, pull, push and ls-remote need a network: the sandbox has none.
 
 Hooks, filters, fsmonitor and other command-running configuration never run;
 no host configuration is read; network transports are refused.
@@ -47,6 +51,25 @@ COMMANDS = {
     "stash": "merge:cmd_stash",
     "grep": "log:cmd_grep",
     "blame": "log:cmd_blame",
+    "for-each-ref": "refcmds:cmd_for_each_ref",
+    "show-ref": "refcmds:cmd_show_ref",
+    "symbolic-ref": "refcmds:cmd_symbolic_ref",
+    "update-ref": "refcmds:cmd_update_ref",
+    "describe": "refcmds:cmd_describe",
+    "name-rev": "refcmds:cmd_name_rev",
+    "rev-list": "history:cmd_rev_list",
+    "merge-base": "history:cmd_merge_base",
+    "shortlog": "history:cmd_shortlog",
+    "count-objects": "history:cmd_count_objects",
+    "gc": "history:cmd_maintenance_noop",
+    "prune": "history:cmd_maintenance_noop",
+    "repack": "history:cmd_maintenance_noop",
+    "fsck": "history:cmd_maintenance_noop",
+    "remote": "remote:cmd_remote",
+    "fetch": "remote:cmd_network",
+    "pull": "remote:cmd_network",
+    "push": "remote:cmd_network",
+    "ls-remote": "remote:cmd_network",
 }
 
 
@@ -124,6 +147,7 @@ async def main(shell: Shell, argv: list[str]) -> int:
     mod, func = target.split(":")
     fn = getattr(importlib.import_module(f"pysh.ports.git.{mod}"), func)
     ctx = Ctx(shell, overrides)
+    ctx.command = name
     try:
         try:
             status = await fn(ctx, args[1:])

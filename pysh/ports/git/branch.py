@@ -708,11 +708,12 @@ async def cmd_branch(ctx: Ctx, args: list[str]) -> int:
         "M": ("flag", "Move"), "c": ("flag", "copy"), "copy": ("flag", "copy"),
         "l": ("flag", "list"), "list": ("flag", "list"), "u": ("arg", "upstream"),
         "set-upstream-to": ("arg", "upstream"), "unset-upstream": ("flag", "unsetup"),
-        "q": ("flag", "quiet"), "quiet": ("flag", "quiet"), "merged": ("optarg", "merged"),
-        "no-merged": ("optarg", "nomerged"), "contains": ("optarg", "contains"),
+        "q": ("flag", "quiet"), "quiet": ("flag", "quiet"), "merged": ("lastarg", "merged"),
+        "no-merged": ("lastarg", "nomerged"), "contains": ("lastarg", "contains"),
+        "no-contains": ("lastarg", "nocontains"), "points-at": ("lastarg", "pointsat"),
         "t": ("flag", "track"), "track": ("flag", "track"), "no-track": ("flag", "notrack"),
         "color": ("optarg", "color"), "no-color": ("flag", "nocolor"), "column": ("optarg", "col"),
-        "no-column": ("flag", "nocol"), "sort": ("arg", "sort"), "format": ("arg", "format"),
+        "no-column": ("flag", "nocol"), "sort": ("multi", "sort"), "format": ("arg", "format"),
         "abbrev": ("arg", "abbrev"), "no-abbrev": ("flag", "noabbrev"),
     }, usage="usage: git branch [<options>] [-r | -a] [--merged] [--no-merged]")
     vals, pos, after = opts.parse(args)
@@ -879,54 +880,41 @@ def _list_branches(ctx: Ctx, repo: Repo, vals: dict, patterns: list[str]) -> Non
     cur = repo.head_ref()
     head = repo.head()
     verbose = vals.get("verbose") or 0
-    merged = vals.get("merged")
-    nomerged = vals.get("nomerged")
-    contains = vals.get("contains")
+    from pysh.ports.git import reffilter
 
-    def keep(name: str, sha: bytes | None) -> bool:
-        if patterns and not any(fnmatch.fnmatchcase(name, p) for p in patterns):
-            return False
-        if sha is None:
-            return True
-        if merged is not None:
-            base = revs.resolve(repo, "HEAD" if merged is True else merged)
-            if not revs.is_ancestor(repo, sha, base):
-                return False
-        if nomerged is not None:
-            base = revs.resolve(repo, "HEAD" if nomerged is True else nomerged)
-            if revs.is_ancestor(repo, sha, base):
-                return False
-        if contains is not None:
-            base = revs.resolve(repo, "HEAD" if contains is True else contains)
-            if not revs.is_ancestor(repo, base, sha):
-                return False
-        return True
+    def shown(r) -> bool:
+        name = decode(r.name[11:] if r.name.startswith(b"refs/heads/") else
+                      r.name[13:] if not vals.get("all") else b"remotes/" + r.name[13:])
+        return not patterns or any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
-    if cur is None and head is not None and not vals.get("remotes"):
+    prefixes = ()
+    if not vals.get("remotes"):
+        prefixes += (b"refs/heads/",)
+    if vals.get("all") or vals.get("remotes"):
+        prefixes += (b"refs/remotes/",)
+    refs = [r for r in reffilter.collect(repo, prefixes) if shown(r)]
+    refs = _ref_filters(repo, refs, vals)
+    sort = vals.get("sort") or ([repo.cfg_get("branch", "sort")] if repo.cfg_get("branch", "sort")
+                                else [])
+    refs = reffilter.sort_refs(repo, refs, sort, cur)
+    if cur is None and head is not None and not vals.get("remotes") and \
+            _ref_filters(repo, [reffilter.Ref(b"HEAD", head)], vals):
         label = _detached_label(repo, head)
         rows.append(("*", f"({label})", head, True, None))
-    if not vals.get("remotes"):
-        for ref in repo.branches():
-            full = b"refs/heads/" + ref
-            sha = repo.ref_sha(full)
-            name = decode(ref)
-            if keep(name, sha):
-                rows.append(("*" if full == cur else " ", name, sha, full == cur, None))
-    if vals.get("all") or vals.get("remotes"):
-        for ref in sorted(repo.refs.keys(base=b"refs/remotes/")):
-            full = b"refs/remotes/" + ref
-            name = ("remotes/" if vals.get("all") else "") + decode(ref)
-            try:
-                data = repo.refs.read_loose_ref(full)
-            except Exception:
-                data = None
-            sym = None
-            if data and data.startswith(b"ref: "):
-                target = data[5:].strip()
-                sym = decode(target[13:]) if target.startswith(b"refs/remotes/") else decode(target)
-            sha = repo.ref_sha(full)
-            if keep(name, sha):
-                rows.append((" ", name, sha, False, sym))
+    if vals.get("format"):
+        ctx.write("".join(reffilter.format_ref(repo, r, vals["format"], cur) + "\n" for r in refs))
+        return
+    for r in refs:
+        if r.name.startswith(b"refs/heads/"):
+            rows.append(("*" if r.name == cur else " ", decode(r.name[11:]), r.sha, r.name == cur,
+                         None))
+            continue
+        name = ("remotes/" if vals.get("all") else "") + decode(r.name[13:])
+        sym = None
+        if r.symref is not None:
+            t = r.symref
+            sym = decode(t[13:]) if t.startswith(b"refs/remotes/") else decode(t)
+        rows.append((" ", name, r.sha, False, sym))
     width = max((len(r[1]) for r in rows if r[4] is None), default=0)
     out = []
     from pysh.ports.git.status import ahead_behind, upstream_of
@@ -962,6 +950,21 @@ def _list_branches(ctx: Ctx, repo: Repo, vals: dict, patterns: list[str]) -> Non
     ctx.write("".join(out))
 
 
+def _ref_filters(repo: Repo, refs, vals: dict):
+    """--contains/--no-contains/--merged/--no-merged/--points-at (default HEAD)."""
+    from pysh.ports.git import reffilter
+
+    def one(v):
+        if v is None or v is False:
+            return ()
+        return ("HEAD",) if v is True else (v,)
+
+    return reffilter.filter_refs(
+        repo, refs, contains=one(vals.get("contains")), no_contains=one(vals.get("nocontains")),
+        merged=one(vals.get("merged")), no_merged=one(vals.get("nomerged")),
+        points_at=one(vals.get("pointsat")))
+
+
 def _detached_label(repo: Repo, head: bytes) -> str:
     from pysh.ports.git.status import _detached_label as lbl
 
@@ -977,8 +980,10 @@ async def cmd_tag(ctx: Ctx, args: list[str]) -> int:
         "list": ("flag", "list"), "f": ("flag", "force"), "force": ("flag", "force"),
         "n": ("optarg", "n"), "s": ("flag", "sign"), "sign": ("flag", "sign"),
         "u": ("arg", "sign"), "v": ("flag", "verify"), "verify": ("flag", "verify"),
-        "contains": ("optarg", "contains"), "points-at": ("optarg", "pointsat"),
-        "sort": ("arg", "sort"), "merged": ("optarg", "merged"), "no-merged": ("optarg", "nomerged"),
+        "contains": ("lastarg", "contains"), "no-contains": ("lastarg", "nocontains"),
+        "points-at": ("lastarg", "pointsat"),
+        "sort": ("multi", "sort"), "merged": ("lastarg", "merged"),
+        "no-merged": ("lastarg", "nomerged"),
         "column": ("optarg", "col"), "no-column": ("flag", "nocol"), "format": ("arg", "format"),
         "i": ("flag", "icase"), "ignore-case": ("flag", "icase"), "cleanup": ("arg", "cleanup"),
     }, usage="usage: git tag [-a | -s | -u <key-id>] [-f] [-m <msg> | -F <file>] <tagname> [<head>]")
@@ -1008,25 +1013,28 @@ async def cmd_tag(ctx: Ctx, args: list[str]) -> int:
     if vals.get("list") or not pos or vals.get("n") is not None and not (msgs or vals.get("annotate")):
         if not (vals.get("list") or not pos or vals.get("n") is not None):
             pass
+        from pysh.ports.git import reffilter
+
         pats = pos
         lines_n = vals.get("n")
         nlines = 0 if lines_n is None else (1 if lines_n is True else int(lines_n))
+        refs = [r for r in reffilter.collect(repo, (b"refs/tags/",))
+                if not pats or any(fnmatch.fnmatchcase(decode(r.name[10:]), p) for p in pats)]
+        refs = _ref_filters(repo, refs, vals)
+        sort = vals.get("sort") or ([repo.cfg_get("tag", "sort")] if repo.cfg_get("tag", "sort")
+                                    else [])
+        refs = reffilter.sort_refs(repo, refs, sort, repo.head_ref())
         out = []
-        for ref in repo.tags():
-            name = decode(ref)
-            if pats and not any(fnmatch.fnmatchcase(name, p) for p in pats):
-                continue
-            if vals.get("pointsat") is not None:
-                want = revs.resolve(repo, "HEAD" if vals["pointsat"] is True else vals["pointsat"], want=None)
-                if repo.ref_sha(b"refs/tags/" + ref) != want and revs._peel(
-                        repo, repo.ref_sha(b"refs/tags/" + ref), "commit") != want:
-                    continue
-            if nlines:
-                sha = repo.ref_sha(b"refs/tags/" + ref)
-                obj = repo[sha]
+        for r in refs:
+            name = decode(r.name[10:])
+            if vals.get("format"):
+                out.append(reffilter.format_ref(repo, r, vals["format"], repo.head_ref()) + "\n")
+            elif nlines:
+                obj = r.obj(repo)
                 from dulwich.objects import Tag
 
-                msg = obj.message if isinstance(obj, Tag) else repo[revs._peel(repo, sha, "commit")].message
+                msg = obj.message if isinstance(obj, Tag) else \
+                    repo[revs._peel(repo, r.sha, "commit")].message
                 text = decode(msg).strip("\n").split("\n")
                 text = [t for t in text][:nlines]
                 first = text[0] if text else ""

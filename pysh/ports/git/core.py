@@ -52,6 +52,7 @@ class Ctx:
         self._repo: Repo | None = None
         self.opened: list[Repo] = []  # every repository opened: closed when the command ends
         self._global = False  # the global config, once read (None: there is none)
+        self.command = ""  # the subcommand's name
         shell.budget.check()
         self._n = 0
 
@@ -292,6 +293,7 @@ class Repo:
         self._index_lock = None
         self.checkout_errors = 0  # symlinks that could not be created (git: "unable to create")
         self.submodules: dict[bytes, Repo | None] = {}  # checked-out submodules, by path
+        self._attrs = None
         self._config = None
         self._tree_cache: dict[bytes, dict[bytes, tuple[int, bytes]]] = {}
         self.object_store = SandboxObjectStore(self.gitdir)
@@ -593,12 +595,35 @@ class Repo:
         return vjoin(top, r)
 
     def wt_read(self, rel: bytes) -> tuple[int, bytes, os.stat_result] | None:
-        """(git mode, content, lstat) of a work-tree file, or None when absent/a directory."""
-        return read_worktree_file(self.shell, self.wt(rel))
+        """(git mode, content as stored, stat) of a work-tree file, or None when absent or
+        a directory. Line endings are converted as .gitattributes/core.autocrlf say."""
+        got = read_worktree_file(self.shell, self.wt(rel))
+        if got is None or got[0] == 0o120000 or b"\r\n" not in got[1]:
+            return got
+        return got[0], self.attrs.to_git(rel, got[1], lambda: self._index_blob(rel)), got[2]
+
+    def _index_blob(self, rel: bytes) -> bytes | None:
+        from dulwich.index import ConflictedIndexEntry
+
+        index = self.index
+        if rel not in index or isinstance(index[rel], ConflictedIndexEntry):
+            return None
+        obj = self.get(index[rel].sha)
+        return obj.as_raw_string() if obj is not None else None
+
+    @property
+    def attrs(self):
+        if self._attrs is None:
+            from pysh.ports.git.attrs import Attributes
+
+            self._attrs = Attributes(self)
+        return self._attrs
 
     def wt_write(self, rel: bytes, data: bytes, mode: int) -> os.stat_result | None:
         """Check content out; a symlink the core refuses to create is git's error, counted
         in ``checkout_errors``, and None comes back (the command goes on, as git's does)."""
+        if mode not in (0o120000, 0o160000) and b"\n" in data:
+            data = self.attrs.to_worktree(rel, data)
         try:
             return write_worktree_file(self.shell, self.require_worktree(""), rel, data, mode)
         except FileSystemError as e:
@@ -1101,7 +1126,38 @@ def fmt_date(t: int, tz: int, style: str = "default") -> str:
         return f"{t} {fmt_tz(tz)}"
     if style == "relative":
         return relative_date(t)
+    if style.startswith("format:") or style.startswith("format-local:"):
+        if style.startswith("format-local:"):
+            tz = 0  # the sandbox's local time zone is UTC unless TZ says otherwise
+            g = _gm(t, tz)
+        return _strftime(style.split(":", 1)[1], g, tz)
     return fmt_date(t, tz)
+
+
+def _strftime(fmt: str, g, tz: int) -> str:
+    """strftime in the C locale, with git's own %z (the commit's zone) and %Z (empty)."""
+    out = []
+    i = 0
+    while i < len(fmt):
+        j = fmt.find("%", i)
+        if j < 0 or j + 1 >= len(fmt):
+            out.append(fmt[i:])
+            break
+        out.append(fmt[i:j])
+        c = fmt[j + 1]
+        if c == "z":
+            out.append(fmt_tz(tz))
+        elif c == "Z":
+            pass
+        elif c == "%":
+            out.append("%")
+        else:
+            try:
+                out.append(time.strftime("%" + c, g))
+            except ValueError:
+                out.append("%" + c)
+        i = j + 2
+    return "".join(out)
 
 
 def relative_date(t: int) -> str:
@@ -1254,6 +1310,15 @@ class Opts:
                     vals[dest] = vals.get(dest, 0) + 1 if kind == "count" else True
                 elif kind == "optarg":
                     vals[dest] = val if eq else True
+                elif kind == "lastarg":
+                    # parse-options' LASTARG_DEFAULT: the next word, the default when none
+                    if eq:
+                        vals[dest] = val
+                    elif i < len(args):
+                        vals[dest] = args[i]
+                        i += 1
+                    else:
+                        vals[dest] = True
                 else:
                     if not eq:
                         if i >= len(args):

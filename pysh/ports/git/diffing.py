@@ -673,6 +673,7 @@ class Change:
     score: int = 0
     # a submodule in the work tree: 'm' (modified content) and/or 'u' (untracked content)
     dirt: str = ""
+    binary: bool | None = None  # from the diff attribute; None: judged by content
 
     @property
     def path(self) -> bytes:
@@ -840,7 +841,7 @@ def patch_for(c: Change, load, ctx: int = 3, budget=None, abbrev=None,
     head = "".join(out).encode("utf-8", "surrogateescape")
     old_name = b"/dev/null" if c.status == "A" else _qp(src_prefix, op).encode("utf-8", "surrogateescape")
     new_name = b"/dev/null" if c.status == "D" else _qp(dst_prefix, np_).encode("utf-8", "surrogateescape")
-    if is_binary(a) or is_binary(b):
+    if c.binary if c.binary is not None else (is_binary(a) or is_binary(b)):
         return head + b"Binary files " + old_name + b" and " + new_name + b" differ\n"
     body = unified_hunks(split_lines(a), split_lines(b), ctx, budget)
     if not body:
@@ -1013,7 +1014,7 @@ def stat_files(changes: list[Change], load, budget=None) -> list[StatFile]:
             continue
         a = side_content(c, load, False)
         b = side_content(c, load, True)
-        if is_binary(a) or is_binary(b):
+        if c.binary if c.binary is not None else (is_binary(a) or is_binary(b)):
             if a == b:
                 out.append(StatFile(stat_name(c), 0, 0, True))
             else:

@@ -189,3 +189,40 @@ def _wild_regex(glob: str) -> str:
         else:
             out.append(re.escape(c))
     return "".join(out)
+
+
+# ----------------------------------------------------- editing in place
+# git edits a config file where things are: a renamed section or a changed value keeps its
+# place, a section left empty goes. dulwich's set() moves a value to the end of its section.
+def set_in_place(cfg: ConfigFile, section: tuple, name: bytes, value: bytes) -> None:
+    from dulwich.config import lower_key
+
+    sec = cfg._values.get(section)
+    if sec is None:
+        cfg.set(section, name, value)
+        return
+    low = lower_key(name)
+    idx = [i for i, (k, _) in enumerate(sec._real) if lower_key(k) == low]
+    if not idx:
+        cfg.set(section, name, value)
+        return
+    k, _ = sec._real[idx[-1]]
+    sec._real[idx[-1]] = (k, value)
+    sec._keyed[low] = value
+
+
+def rename_section(cfg: ConfigFile, old: tuple, new: tuple) -> None:
+    from dulwich.config import lower_key
+
+    vals = cfg._values
+    lo = lower_key(old)
+    vals._real = [(new if lower_key(k) == lo else k, v) for k, v in vals._real]
+    if lo in vals._keyed:
+        vals._keyed[lower_key(new)] = vals._keyed.pop(lo)
+
+
+def drop_empty_sections(cfg: ConfigFile, head: bytes) -> None:
+    """Remove sections named ``head`` (e.g. b"branch") that have no value left."""
+    for sec in list(cfg._values):
+        if sec[0].lower() == head and not list(cfg._values[sec].items()):
+            del cfg._values[sec]

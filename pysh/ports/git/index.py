@@ -626,6 +626,25 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
     return 0
 
 
+def _eol_cols(repo: Repo, p: bytes, e, vals: dict) -> str:
+    """``--eol``: i/<index eol> w/<work-tree eol> attr/<attributes>, then a tab."""
+    if not vals.get("eol"):
+        return ""
+    from pysh.ports.git import attrs as _attrs
+    from pysh.ports.git.core import read_worktree_file
+
+    regular = not isinstance(e, ConflictedIndexEntry) and e.mode >> 12 == 0o10
+    i = w = ""
+    if regular:
+        obj = repo.get(e.sha)
+        i = _attrs.eol_info(obj.as_raw_string() if obj is not None else None)
+        got = read_worktree_file(repo.shell, repo.wt(p))
+        if got is not None and got[0] != 0o120000:
+            w = _attrs.eol_info(got[1])
+    attr = _attrs.ATTR_WORDS[repo.attrs.attr_action(p)]
+    return f"i/{i:<5} w/{w:<5} attr/{attr:<17}\t"
+
+
 def index_has_entries(repo: Repo) -> bool:
     return len(repo.index) > 0
 
@@ -643,6 +662,7 @@ async def cmd_ls_files(ctx: Ctx, args: list[str]) -> int:
         "no-empty-directory": ("flag", "noempty"), "t": ("flag", "tags"),
         "x": ("multi", "exclude"), "exclude": ("multi", "exclude"),
         "abbrev": ("optarg", "abbrev"), "deduplicate": ("flag", "dedup"),
+        "eol": ("flag", "eol"),
     }, usage="usage: git ls-files [<options>] [<file>...]")
     vals, pos, after = opts.parse(args)
     paths = pos + (after or [])
@@ -682,7 +702,8 @@ async def cmd_ls_files(ctx: Ctx, args: list[str]) -> int:
     elif want_cached:
         for p in sorted(index):
             if in_scope(p):
-                out.append(("H " if tags else "") + show(p) + end)
+                out.append(("H " if tags else "") + _eol_cols(repo, p, index[p], vals) +
+                           show(p) + end)
     if vals.get("modified") or vals.get("deleted"):
         sc = worktree.scan(repo, set(index), want_untracked=False)
         idx_mtime = worktree.index_mtime(repo)

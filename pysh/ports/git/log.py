@@ -658,6 +658,11 @@ class LogOptions:
         self.paths: list[str] = []
         self.raw = False
         self.hidden: set[bytes] = set()
+        self.pickaxe: str | None = None  # -S<string>
+        self.pickaxe_grep: str | None = None  # -G<regex>
+        self.pickaxe_regex = False
+        self.pickaxe_all = False
+        self.default_head = True  # no revision given: start at HEAD (rev-list: nothing)
 
 
 def _need_int(opt: str, v: str) -> int:
@@ -766,6 +771,16 @@ def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
             if d is None:
                 raise fatal(f"invalid date '{v}'")
             o.until = d[0]
+        elif a.startswith("-S") or a.startswith("-G"):
+            v = a[2:] if len(a) > 2 else val("-" + a[1])
+            if a[1] == "S":
+                o.pickaxe = v
+            else:
+                o.pickaxe_grep = v
+        elif a == "--pickaxe-regex":
+            o.pickaxe_regex = True
+        elif a == "--pickaxe-all":
+            o.pickaxe_all = True
         elif a.startswith("--author"):
             o.authors.append(val())
         elif a.startswith("--committer"):
@@ -896,9 +911,19 @@ def commit_changes(repo: Repo, c: Commit, *, renames: bool = True, pathspec=None
     return ch
 
 
+def mark_binary(repo: Repo, changes: list[diffing.Change]) -> None:
+    """The diff attribute (``-diff``, ``binary``, ``diff``) of each changed path."""
+    if repo.vtop is None or not changes:
+        return
+    attrs = repo.attrs
+    for c in changes:
+        c.binary = attrs.diff_binary(c.path)
+
+
 def diff_output(repo: Repo, changes: list[diffing.Change], o, *, default_patch: bool,
                 load=None) -> str:
     """The diff part of a log/show entry (stat, summary, patch...)."""
+    mark_binary(repo, changes)
     load = load or _blob_loader(repo)
     budget = repo.shell.budget
     parts = []
@@ -986,7 +1011,8 @@ def _split_revs_paths(repo: Repo, o: LogOptions) -> None:
     o.revs = keep
 
 
-async def run_log(ctx: Ctx, repo: Repo, o: LogOptions) -> None:
+def log_tips(repo: Repo, o: LogOptions) -> tuple[list[bytes], list[bytes]]:
+    """(commits to start from, commits whose history is excluded) of a log/rev-list."""
     _split_revs_paths(repo, o)
     tips: list[bytes] = []
     excl: list[bytes] = []
@@ -1009,7 +1035,7 @@ async def run_log(ctx: Ctx, repo: Repo, o: LogOptions) -> None:
             h = repo.head()
             if h is not None:
                 tips.insert(0, h)
-    if not o.revs and not (o.all or o.branches or o.tags):
+    if not o.revs and not (o.all or o.branches or o.tags) and o.default_head:
         h = repo.head()
         if h is None:
             br = repo.head_branch() or "HEAD"
@@ -1017,34 +1043,35 @@ async def run_log(ctx: Ctx, repo: Repo, o: LogOptions) -> None:
         tips.append(h)
     # peel tags to commits
     tips = [revs._peel(repo, t, "commit") or t for t in tips]
+    excl = [revs._peel(repo, t, "commit") or t for t in excl]
+    return tips, excl
+
+
+def log_pathspec(repo: Repo, o: LogOptions):
     ps = Pathspec(repo, o.paths) if o.paths and repo.vtop is not None else None
     if o.paths and repo.vtop is None:
-        from pysh.ports.git.core import Pathspec as _P
-
-        ps = _P.__new__(_P)
+        ps = Pathspec.__new__(Pathspec)
         ps.repo, ps.args = repo, list(o.paths)
         ps.items = [(p, bool(re.search(r"[*?\[]", p))) for p in o.paths]
     if o.follow and (ps is None or len(ps.items) != 1):
         if ps is not None:
             raise fatal("--follow requires exactly one pathspec")
         o.follow = False
-    abbrev = o.abbrev if o.abbrev is not None else False
-    decorate = bool(o.decorate)
-    pretty = Pretty(repo, o.fmt, abbrev=abbrev, abbrev_n=o.abbrev_n, date=o.date, decorate=decorate)
+    return ps
+
+
+def select_commits(ctx: Ctx, repo: Repo, o: LogOptions, tips: list[bytes], excl: list[bytes],
+                   ps):
+    """(sha, commit, changes or None) of the commits a log shows, in order (before
+    --reverse), with every filter, --skip and --max-count applied."""
     author_rx = _compile_grep(o, o.authors) if o.authors else None
     committer_rx = _compile_grep(o, o.committers) if o.committers else None
     grep_rx = _compile_grep(o, o.greps) if o.greps else None
-    want_diff = o.patch or o.stat or o.shortstat or o.numstat or o.name_only or o.name_status or \
-        o.summary or o.raw
-    o.hidden = set()
-    if o.graph:
-        for e in excl:
-            o.hidden |= revs.ancestors(repo, e)
+    pickaxe = _pickaxe(repo, o)
     walk = walk_date_order(repo, tips, excl, first_parent=o.first_parent)
     if o.graph or o.topo:
         walk = iter(topo_sort(repo, list(walk)))
     follow_path = encode(ps.items[0][0]) if o.follow else None
-    selected = []
     count = 0
     skipped = 0
     for sha, c in walk:
@@ -1060,15 +1087,41 @@ async def run_log(ctx: Ctx, repo: Repo, o: LogOptions) -> None:
                 continue
         if not _commit_matches(o, c, author_rx, committer_rx, grep_rx):
             continue
+        if pickaxe is not None:
+            if len(c.parents) > 1:
+                continue  # merges are not diffed: nothing for the pickaxe to find
+            hits = [x for x in commit_changes(repo, c, renames=o.renames, pathspec=ps)
+                    if pickaxe(x)]
+            if not hits:
+                continue
+            if not o.pickaxe_all:
+                changes = hits
         if skipped < o.skip:
             skipped += 1
             continue
         if o.max_count is not None and count >= o.max_count:
             break
         count += 1
+        yield sha, c, changes
+
+
+async def run_log(ctx: Ctx, repo: Repo, o: LogOptions) -> None:
+    tips, excl = log_tips(repo, o)
+    ps = log_pathspec(repo, o)
+    abbrev = o.abbrev if o.abbrev is not None else False
+    decorate = bool(o.decorate)
+    pretty = Pretty(repo, o.fmt, abbrev=abbrev, abbrev_n=o.abbrev_n, date=o.date, decorate=decorate)
+    want_diff = o.patch or o.stat or o.shortstat or o.numstat or o.name_only or o.name_status or \
+        o.summary or o.raw
+    o.hidden = set()
+    if o.graph:
+        for e in excl:
+            o.hidden |= revs.ancestors(repo, e)
+    selected = []
+    for sha, c, changes in select_commits(ctx, repo, o, tips, excl, ps):
         selected.append((sha, c, changes))
         if not o.reverse and not o.graph:
-            await _emit(ctx, repo, o, pretty, sha, c, changes, ps, want_diff, count == 1)
+            await _emit(ctx, repo, o, pretty, sha, c, changes, ps, want_diff, len(selected) == 1)
     if o.reverse:
         selected.reverse()
         for n, (sha, c, changes) in enumerate(selected):
@@ -1078,6 +1131,58 @@ async def run_log(ctx: Ctx, repo: Repo, o: LogOptions) -> None:
         for n, (sha, c, changes) in enumerate(selected):
             await _emit(ctx, repo, o, pretty, sha, c, changes, ps, want_diff, n == 0, graph=g,
                         last=n == len(selected) - 1)
+
+
+def _pickaxe(repo: Repo, o: LogOptions):
+    """-S (the number of occurrences changes) or -G (an added or removed line matches)."""
+    if o.pickaxe is None and o.pickaxe_grep is None:
+        return None
+    load = _blob_loader(repo)
+    flags = re.I if o.icase else 0
+
+    def sides(x):
+        return (load(x.old_sha) if x.status != "A" else b"",
+                load(x.new_sha) if x.status != "D" else b"")
+
+    if o.pickaxe is not None:
+        if o.pickaxe_regex:
+            try:
+                rx = re.compile(encode(o.pickaxe), flags)
+            except re.error:
+                raise fatal(f"invalid regex: {o.pickaxe}") from None
+
+            def count(data: bytes) -> int:
+                return len(rx.findall(data))
+        else:
+            needle = encode(o.pickaxe)
+
+            def count(data: bytes) -> int:
+                if flags:
+                    return data.lower().count(needle.lower())
+                return data.count(needle)
+
+        def hit_s(x) -> bool:
+            a, b = sides(x)
+            return count(a) != count(b)
+
+        return hit_s
+    try:  # -G and --pickaxe-regex are extended regular expressions
+        grx = re.compile(encode(o.pickaxe_grep), flags)
+    except re.error:
+        raise fatal(f"invalid regex: {o.pickaxe_grep}") from None
+
+    def hit_g(x) -> bool:
+        a, b = sides(x)
+        if diffing.is_binary(a) or diffing.is_binary(b):
+            return False
+        la, lb = diffing.split_lines(a), diffing.split_lines(b)
+        for i1, n1, i2, n2 in diffing.diff_script(la, lb, repo.shell.budget):
+            if any(grx.search(ln) for ln in la[i1:i1 + n1]) or \
+                    any(grx.search(ln) for ln in lb[i2:i2 + n2]):
+                return True
+        return False
+
+    return hit_g
 
 
 def _touches(repo: Repo, c: Commit, ps, first_parent: bool) -> bool:
@@ -1447,7 +1552,8 @@ async def cmd_grep(ctx: Ctx, args: list[str]) -> int:
 # ------------------------------------------------------------------- blame
 async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
     opts = Opts("blame", {
-        "L": ("arg", "L"), "l": ("flag", "long"), "s": ("flag", "s"), "e": ("flag", "email"),
+        "L": ("multi", "L"), "l": ("flag", "long"), "s": ("flag", "s"), "e": ("flag", "email"),
+        "line-porcelain": ("flag", "lporcelain"),
         "show-email": ("flag", "email"), "n": ("flag", "number"), "show-number": ("flag", "number"),
         "f": ("flag", "fname"), "show-name": ("flag", "fname"), "p": ("flag", "porcelain"),
         "porcelain": ("flag", "porcelain"), "t": ("flag", "rawtime"), "w": ("flag", "w"),
@@ -1456,8 +1562,6 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
     }, usage="usage: git blame [<options>] [<rev-opts>] [<rev>] [--] <file>")
     vals, pos, after = opts.parse(args)
     repo = ctx.repo
-    if vals.get("porcelain"):
-        raise fatal("--porcelain is not supported by this port")
     if after:
         path_arg = after[0]
         rev = pos[0] if pos else None
@@ -1541,7 +1645,14 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
                 nxt[i] = k
         pending = nxt
         sha, cur_path, cur_lines = parent, ppath, plines
-    # output
+    # output: the lines asked for (-L), widths measured on them
+    shown = _blame_ranges(vals.get("L") or [], lines, decode(path))
+    if vals.get("porcelain") or vals.get("lporcelain"):
+        ctx.write(_blame_porcelain(repo, ctx, owner, lines, shown, bool(vals.get("lporcelain"))))
+        return 0
+    owner = [owner[i] for i in shown]
+    nums = [i + 1 for i in shown]
+    lines = [lines[i] for i in shown]
     show_email = vals.get("email")
     names = []
     for own in owner:
@@ -1553,7 +1664,7 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
     width = max((len(n) for n in names), default=0)
     show_fname = vals.get("fname") or any(own[2] != path for own in owner)
     fwidth = max((len(decode(own[2])) for own in owner), default=0)
-    maxline = len(str(len(lines)))
+    maxline = len(str(max(nums, default=1)))
     boundary_any = any(own[0] is not None and not repo[own[0]].parents for own in owner)
     hashlen = 7 + 1
     out = []
@@ -1574,12 +1685,129 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
         fname = f"{decode(own[2]):<{fwidth}} " if show_fname else ""
         num = f"{own[1]:>{maxline}} " if vals.get("number") else ""
         if vals.get("s"):
-            out.append(f"{h} {fname}{num}{i + 1:>{maxline}}) {text}\n")
+            out.append(f"{h} {fname}{num}{nums[i]:>{maxline}}) {text}\n")
         else:
             date = fmt_date(t, tz, "iso") if not vals.get("rawtime") else f"{t} {fmt_tz(tz)}"
-            out.append(f"{h} {fname}{num}({names[i]:<{width}} {date} {i + 1:>{maxline}}) {text}\n")
+            out.append(f"{h} {fname}{num}({names[i]:<{width}} {date} {nums[i]:>{maxline}}) {text}\n")
     ctx.write("".join(out))
     return 0
+
+
+def _blame_ranges(specs: list[str], lines: list[bytes], name: str) -> list[int]:
+    """0-based indexes of the lines that ``-L`` ranges select (all lines without -L)."""
+    n = len(lines)
+    if not specs:
+        return list(range(n))
+    chosen: set[int] = set()
+    for spec in specs:
+        a, comma, b = _split_L(spec)
+        start = _L_point(a, lines, 0, spec) if a else 1
+        if not comma:
+            end = n
+        elif not b:
+            end = n
+        elif b[0] in "+-" and b[1:].isdigit():
+            k = int(b[1:])
+            if b[0] == "+":
+                end = start + k - 1 if k else start
+            else:
+                start, end = max(1, start - k + 1), start
+        else:
+            end = _L_point(b, lines, start - 1, spec)
+        if start < 1 or end < 1:
+            raise fatal(f"-L invalid line number: {min(start, end)}")
+        if start > end:
+            start, end = end, start
+        if start > n:
+            raise fatal(f"file {name} has only {n} line{'s' if n != 1 else ''}")
+        chosen.update(range(start - 1, min(end, n)))
+    return sorted(chosen)
+
+
+def _split_L(spec: str) -> tuple[str, str, str]:
+    """'a,b' split on the comma outside /regex/ parts."""
+    i = 0
+    if spec.startswith("/"):
+        j = spec.find("/", 1)
+        while j > 0 and spec[j - 1] == "\\":
+            j = spec.find("/", j + 1)
+        i = j + 1 if j > 0 else len(spec)
+    k = spec.find(",", i)
+    if k < 0:
+        return spec, "", ""
+    return spec[:k], ",", spec[k + 1:]
+
+
+def _L_point(tok: str, lines: list[bytes], after: int, spec: str) -> int:
+    if tok.isdigit():
+        return int(tok)
+    if tok.startswith("/") and tok.endswith("/") and len(tok) > 1:
+        try:
+            rx = re.compile(encode(tok[1:-1]))
+        except re.error:
+            raise fatal(f"-L parameter '{tok[1:-1]}': invalid regex") from None
+        for i in range(after, len(lines)):
+            if rx.search(lines[i]):
+                return i + 1
+        raise fatal(f"-L parameter '{tok[1:-1]}' starting at line {after + 1}: no match")
+    raise fatal(f"invalid -L range: '{spec}'" if not tok.startswith(":") else
+                "-L :funcname is not supported by this port")
+
+
+def _blame_porcelain(repo: Repo, ctx: Ctx, owner: list, lines: list[bytes], shown: list[int],
+                     every_line: bool) -> str:
+    """--porcelain (a commit's details once) and --line-porcelain (on every line)."""
+    out: list[str] = []
+    seen: set = set()
+    k = 0
+    while k < len(shown):
+        i = shown[k]
+        own = owner[i]
+        group = 1
+        while k + group < len(shown) and shown[k + group] == i + group:
+            nxt = owner[i + group]
+            if nxt[0] != own[0] or nxt[2] != own[2] or nxt[1] != own[1] + group:
+                break
+            group += 1
+        hexsha = decode(own[0]) if own[0] is not None else "0" * 40
+        for g in range(group):
+            if g == 0:
+                out.append(f"{hexsha} {own[1]} {i + 1} {group}\n")
+            else:
+                out.append(f"{hexsha} {own[1] + g} {i + 1 + g}\n")
+            if g == 0 and (own[0], own[2]) not in seen or every_line:
+                seen.add((own[0], own[2]))
+                out.append(_blame_details(repo, own))
+            out.append("\t" + decode(lines[i + g].rstrip(b"\n")) + "\n")
+        k += group
+    return "".join(out)
+
+
+def _blame_details(repo: Repo, own) -> str:
+    if own[0] is None:
+        return ("author Not Committed Yet\nauthor-mail <not.committed.yet>\n"
+                f"filename {decode(own[2])}\n")
+    c = repo[own[0]]
+    an, ae = _ident_parts(c.author)
+    cn, ce = _ident_parts(c.committer)
+    out = [f"author {an}\n", f"author-mail <{ae}>\n", f"author-time {c.author_time}\n",
+           f"author-tz {fmt_tz(c.author_timezone)}\n", f"committer {cn}\n",
+           f"committer-mail <{ce}>\n", f"committer-time {c.commit_time}\n",
+           f"committer-tz {fmt_tz(c.commit_timezone)}\n", f"summary {subject_of(c.message)}\n"]
+    if not c.parents:
+        out.append("boundary\n")
+    else:
+        parent = c.parents[0]
+        pflat = repo.flat_tree(repo[parent].tree)
+        prev = own[2] if own[2] in pflat else None
+        if prev is None:
+            ch = diffing.detect_renames(diffing.compare(pflat, repo.flat_tree(c.tree)),
+                                        _blob_loader(repo), budget=repo.shell.budget)
+            prev = next((x.old_path for x in ch if x.status == "R" and x.new_path == own[2]), None)
+        if prev is not None:
+            out.append(f"previous {decode(parent)} {quote_path(prev)}\n")
+    out.append(f"filename {quote_path(own[2])}\n")
+    return "".join(out)
 
 
 def _now_ident(ctx: Ctx):
@@ -1623,6 +1851,7 @@ async def cmd_ls_tree(ctx: Ctx, args: list[str]) -> int:
     if tree is None:
         raise fatal("Not a valid object name " + pos[0])
     paths = [p.strip("/") for p in pos[1:]]
+    inside = {p.strip("/") for p in pos[1:] if p.endswith("/")}  # 'dir/': its entries
     end = "\0" if vals.get("z") else "\n"
     out = []
 
@@ -1635,7 +1864,8 @@ async def cmd_ls_tree(ctx: Ctx, args: list[str]) -> int:
             if paths and not any(name == p or name.startswith(p + "/") or p.startswith(name + "/")
                                  for p in paths):
                 continue
-            descend = is_tree and (vals.get("r") or any(p.startswith(name + "/") for p in paths))
+            descend = is_tree and (vals.get("r") or name in inside or
+                                   any(p.startswith(name + "/") for p in paths))
             if descend:
                 if vals.get("t"):
                     out.append(_ls_row(repo, e, full, vals, end))

@@ -328,6 +328,22 @@ def _clear_merge_state(repo: Repo) -> None:
         repo.remove_state(name)
 
 
+def _stash_show(repo: Repo, sha: bytes, flags: list[str]) -> str:
+    """``stash show [-p] [--stat] [--name-only]...``: the stash against its base (--stat alone
+    by default)."""
+    from pysh.ports.git.log import _blob_loader, diff_output, parse_log_args
+
+    o = parse_log_args(flags)
+    if not (o.patch or o.stat or o.shortstat or o.numstat or o.name_only or o.name_status or
+            o.summary or o.raw):
+        o.stat = True
+    w = repo[sha]
+    ch = diffing.compare(repo.flat_tree(repo[w.parents[0]].tree), repo.flat_tree(w.tree))
+    if o.renames:
+        ch = diffing.detect_renames(ch, _blob_loader(repo), budget=repo.shell.budget)
+    return diff_output(repo, ch, o, default_patch=False)
+
+
 def _stat_between(repo: Repo, a, b) -> str:
     from pysh.ports.git.log import _blob_loader
 
@@ -335,6 +351,9 @@ def _stat_between(repo: Repo, a, b) -> str:
     ch = diffing.detect_renames(ch, _blob_loader(repo), budget=repo.shell.budget)
     if not ch:
         return ""
+    from pysh.ports.git.log import mark_binary
+
+    mark_binary(repo, ch)
     load = _blob_loader(repo)
     return diffing.stat_block(ch, load, repo.shell.budget) + diffing.summary_lines(ch)
 
@@ -402,9 +421,7 @@ async def cmd_stash(ctx: Ctx, args: list[str]) -> int:
         k = _stash_index(names[0] if names else None, len(entries))
         sha = entries[k][0]
         if sub == "show":
-            w = repo[sha]
-            ctx.write(_stat_between(repo, repo[w.parents[0]].tree, w.tree).split(" create mode")[0]
-                      if True else "")
+            ctx.write(_stash_show(repo, sha, [a for a in rest if a.startswith("-")]))
             return 0
         if sub in ("pop", "apply"):
             status = _stash_apply(ctx, repo, sha, opt_index, quiet)

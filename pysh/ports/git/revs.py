@@ -20,10 +20,38 @@ def ambiguous(arg: str) -> GitExit:
 _HEX = re.compile(rb"[0-9a-fA-F]{4,40}")
 
 
+_UPSTREAM = re.compile(rb"(.*)@\{(?i:upstream|u|push)\}")
+
+
+def upstream_ref(repo: Repo, spec: bytes) -> bytes:
+    """The remote-tracking ref that ``branch@{upstream}`` (``@{u}``, ``@{push}``) names."""
+    from pysh.ports.git.status import upstream_of
+
+    m = _UPSTREAM.fullmatch(spec)
+    name = m.group(1) if m else b""
+    if name in (b"", b"HEAD", b"@"):
+        br = repo.head_branch()
+        if br is None:
+            raise fatal("HEAD does not point to a branch")
+    else:
+        br = decode(name[len(b"refs/heads/"):] if name.startswith(b"refs/heads/") else name)
+        if repo.ref_sha(b"refs/heads/" + encode(br)) is None:
+            raise fatal(f"no such branch: '{br}'")
+    up = upstream_of(repo, br)
+    if up is None:
+        raise fatal(f"no upstream configured for branch '{br}'")
+    if repo.ref_sha(up[1]) is None:
+        raise fatal(f"upstream branch '{decode(up[1])}' not stored as a remote-tracking branch")
+    return up[1]
+
+
 def lookup_ref(repo: Repo, name: bytes) -> tuple[bytes | None, bytes | None]:
     """(full ref name, sha) of a short ref name, git's order of candidates."""
     if name == b"@":
         name = b"HEAD"
+    if _UPSTREAM.fullmatch(name):
+        ref = upstream_ref(repo, name)
+        return ref, repo.ref_sha(ref)
     cands = [name, b"refs/" + name, b"refs/tags/" + name, b"refs/heads/" + name,
              b"refs/remotes/" + name, b"refs/remotes/" + name + b"/HEAD"]
     for c in cands:

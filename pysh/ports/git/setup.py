@@ -624,7 +624,7 @@ async def cmd_rev_parse(ctx: Ctx, args: list[str]) -> int:
                 for e in exc:
                     out.append("^" + decode(e) + "\n")
                 continue
-            sha = revs.resolve(repo, r, want=None, missing_ok=True)
+            sha = revs.resolve(repo, r, want="object", missing_ok=True)  # a tag stays a tag
             if sha is None:
                 if quiet:
                     return 1
