@@ -1150,7 +1150,9 @@ async def b_shift(interp, argv):
     args = interp.positional_list()
     if n < 0 or n > len(args):
         if n < 0 or "shift_verbose" in interp.shopts:
-            await interp.diag(f"shift: {argv[1] if len(argv) > 1 else n}: shift count out of range")
+            # (bash names the count only when one was given)
+            await interp.diag(f"shift: {argv[1]}: shift count out of range" if len(argv) > 1
+                              else "shift: shift count out of range")
         return 1
     interp.set_positional(args[n:])
     return 0

@@ -8,10 +8,12 @@ import anyio
 
 from pysh.interpreter.builtins_core import builtin, format_function
 from pysh.interpreter.errors import ReadonlyError, ShellError
-from pysh.interpreter.expand import case_map
 from pysh.interpreter.state import (
     ARRAY,
     ASSOC,
+    ATTR_LETTERS,
+    CAPCASE,
+    CASE_ATTRS,
     EXPORT,
     INTEGER,
     LOWER,
@@ -25,14 +27,14 @@ from pysh.interpreter.state import (
     TRACE,
     UPPER,
     Var,
+    attr_letters,
     sorted_items,
     valid_ref_name,
 )
 from pysh.shellkit import InputStream, decode
 
-_FLAG_BITS = {"a": ARRAY, "A": ASSOC, "i": INTEGER, "l": LOWER, "u": UPPER, "n": NAMEREF,
-              "r": READONLY, "t": TRACE, "x": EXPORT}
-_PRINT_ORDER = "aAilnrtux"
+_FLAG_BITS = {"a": ARRAY, "A": ASSOC, "i": INTEGER, "l": LOWER, "u": UPPER, "c": CAPCASE,
+              "n": NAMEREF, "r": READONLY, "t": TRACE, "x": EXPORT}
 
 
 def _dq(s: str) -> str:
@@ -53,15 +55,8 @@ def _value_text(s: str) -> str:
     return _dq(s)
 
 
-def _flags(var: Var) -> str:
-    a = var.attrs
-    if isinstance(var.value, dict) and not a & ASSOC:
-        a |= ARRAY
-    return "".join(c for c in _PRINT_ORDER if a & _FLAG_BITS[c])
-
-
 def declare_line(name: str, var: Var, assignment_only: bool = False) -> str:
-    flags = _flags(var) or "-"
+    flags = attr_letters(var) or "-"
     val = var.value
     if isinstance(val, dict):
         if var.attrs & ASSOC:
@@ -82,7 +77,7 @@ def declare_line(name: str, var: Var, assignment_only: bool = False) -> str:
 
 def declaration_flags(var: Var) -> str:
     """The letters of declare's flags for this variable ('' for none)."""
-    return _flags(var)
+    return attr_letters(var)
 
 
 def declare_key(k: str) -> str:
@@ -140,9 +135,9 @@ async def b_declare(interp, argv):
                 if c == "p":
                     print_mode = True
                 elif c == "f":
-                    funcs = True
+                    funcs = funcs or on  # (+f: bash is left making variables)
                 elif c == "F":
-                    func_names = True
+                    func_names = func_names or on
                 elif c == "g":
                     force_global = True
                 elif c in _FLAG_BITS:
@@ -177,7 +172,7 @@ async def b_declare(interp, argv):
 
     if funcs or func_names:
         return await _declare_functions(interp, cmd, [n for _, n in operands], func_names,
-                                        set_bits, clear_bits)
+                                        set_bits, clear_bits, print_mode)
 
     if not operands:
         if cmd == "local":
@@ -288,20 +283,46 @@ async def b_declare(interp, argv):
     return status
 
 
+def _func_letters(bits: int) -> str:
+    """The attribute letters a function may have (bash keeps any but -a -A -i -n)."""
+    return "".join(c for c, bit in ATTR_LETTERS if bits & bit and c in "rtxclu")
+
+
 async def _declare_functions(interp, cmd: str, operands: list[str], func_names: bool,
-                             set_bits: int, clear_bits: int) -> int:
+                             set_bits: int, clear_bits: int, print_mode: bool = False) -> int:
     """declare -f/-F, export -f, readonly -f: functions, their text, their attributes."""
-    on = ("r" if set_bits & READONLY else "") + ("x" if set_bits & EXPORT else "")
-    off = "x" if clear_bits & EXPORT else ""
+    bad = set_bits & (NAMEREF | INTEGER | ASSOC | ARRAY)
+    if bad:
+        letter = "n" if bad & NAMEREF else "i" if bad & INTEGER else "A" if bad & ASSOC else "a"
+        await interp.diag(f"{cmd}: -{letter}: invalid option")
+        return 1
+    on = _func_letters(set_bits)
+    off = _func_letters(clear_bits)
     attrs = interp.func_attrs
     status = 0
+    if any("=" in n for n in operands):
+        await interp.diag(f"{cmd}: cannot use `-f' to make functions")
+        return 1
+    if operands and print_mode:  # declare -pf NAME: the text, then the attributes, always
+        for n in operands:
+            fn = interp.funcs.get(n)
+            if fn is None:
+                await interp.diag(f"{cmd}: {n}: not found")
+                status = 1
+                continue
+            if not func_names:
+                await interp.out(format_function(fn) + "\n")
+            await interp.out(f"declare -f{attrs.get(n, '')} {n}\n")
+        return status
     if operands and (on or off):
         for n in operands:
             if n not in interp.funcs:
-                await interp.diag(f"{cmd}: {n}: not a function")
+                if cmd in ("export", "readonly"):  # (declare fails without a word)
+                    await interp.diag(f"{cmd}: {n}: not a function")
                 status = 1
                 continue
-            now = "".join(c for c in "rx" if (c in attrs.get(n, "") or c in on) and c not in off)
+            have = attrs.get(n, "")
+            now = "".join(c for c, _ in ATTR_LETTERS if (c in have or c in on) and c not in off)
             if now:
                 attrs[n] = now
             else:
@@ -400,13 +421,13 @@ def _apply_attrs(interp, name: str, var: Var, set_bits: int, clear_bits: int) ->
         raise ShellError(f"{name}: cannot convert indexed to associative array")
     if set_bits & ARRAY and var.attrs & ASSOC:
         raise ShellError(f"{name}: cannot convert associative to indexed array")
-    if set_bits & (LOWER | UPPER):  # bash: -u and -l undo each other
-        clear_bits |= (LOWER | UPPER) & ~set_bits
+    for bit in (LOWER, UPPER, CAPCASE):
+        if set_bits & bit:  # bash: each of -l -u -c turns the other two off (-l -u: neither)
+            clear_bits |= CASE_ATTRS & ~bit
+    # (the value is left as it is: the attribute maps what is assigned from now on)
     var.attrs = (var.attrs | set_bits) & ~clear_bits
     if set_bits & (ARRAY | ASSOC) and isinstance(var.value, str):
         var.value = {0: var.value} if not set_bits & ASSOC else {"0": var.value}
-    if set_bits & (LOWER | UPPER) and isinstance(var.value, str):
-        var.value = case_map(var.value, bool(set_bits & UPPER), interp.c_ctype())
     if set_bits & EXPORT or clear_bits & EXPORT:
         interp.vars.env_version += 1
 
@@ -565,8 +586,10 @@ async def _unset_var(interp, name: str, v: Var) -> bool:
         v.value = None
         if v.attrs & EXPORT:
             interp.vars.env_version += 1
-        return True
-    interp.vars.unset(name)
+    else:
+        interp.vars.unset(name)
+    if name == "GLOBIGNORE":
+        interp.globignore_changed()
     return True
 
 

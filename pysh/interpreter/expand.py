@@ -15,15 +15,11 @@ from functools import lru_cache
 from pysh.interpreter import pattern as pat
 from pysh.interpreter.errors import ExpansionError, NounsetError
 from pysh.interpreter.state import (
-    ARRAY,
     ASSOC,
-    EXPORT,
-    INTEGER,
-    LOWER,
+    CAPCASE,
     NAMEREF,
-    READONLY,
     UPPER,
-    Var,
+    attr_letters,
 )
 from pysh.interpreter.syntax import ast as A
 
@@ -75,7 +71,7 @@ def _needs_split_or_glob(v: str, ifs: str | None) -> bool:
     for c in ifs:
         if c in v:
             return True
-    return "*" in v or "?" in v or "[" in v or "\\" in v
+    return "*" in v or "?" in v or "[" in v or "\\" in v or "(" in v  # ( : an extglob
 
 
 class Field:
@@ -414,13 +410,14 @@ class Expander:
         return fields[0]
 
     def glob_field(self, f: Field) -> list[str]:
-        if not f.glob or "noglob" in self.opts or not pat.has_glob(f.pattern):
-            return [f.value]
         sh = self.shopts
+        ext = "extglob" in sh  # (bash matches by the option as it is now, not at parse time)
+        if not f.glob or "noglob" in self.opts or not pat.has_glob(f.pattern, ext):
+            return [f.value]
         ignore = self.get_scalar("GLOBIGNORE")
         nocase = "nocaseglob" in sh
-        # a GLOBIGNORE that is set and not null brings dotglob with it
-        matches = self.glob(f.pattern, "dotglob" in sh or bool(ignore), nocase, "globstar" in sh)
+        # (a GLOBIGNORE with patterns has turned dotglob on: Interpreter.globignore_changed)
+        matches = self.glob(f.pattern, "dotglob" in sh, nocase, "globstar" in sh, ext)
         if ignore and matches:
             matches = [m for m in matches if not _glob_ignored(m, ignore, nocase)]
         if matches:
@@ -621,16 +618,22 @@ class Expander:
 
         if op in ("#", "##", "%", "%%"):
             pattern = await self.expand_pattern(p.arg)
-            nocase = False
+            ext = "extglob" in self.shopts
             if op[0] == "#":
-                items = [pat.strip_prefix(s, pattern, op == "##", nocase, self.budget) for s in items]
+                items = [pat.strip_prefix(s, pattern, op == "##", False, self.budget, ext)
+                         for s in items]
             else:
-                items = [pat.strip_suffix(s, pattern, op == "%%", nocase, self.budget) for s in items]
+                items = [pat.strip_suffix(s, pattern, op == "%%", False, self.budget, ext)
+                         for s in items]
         elif op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg)
             rep = await self._replacement(p.arg2)
             items = [self._substitute(s, pattern, rep, op) for s in items]
         elif op == ":":
+            if not items if multi else value is None:
+                if name not in ("@", "*"):  # bash evaluates nothing for an unset one
+                    return self._multi([], quoted, star) if multi else \
+                        [("", QUOTED if quoted else EXP)]
             return await self._slice(p, name, index, multi, star, items, quoted)
         elif op in ("^", "^^", ",", ",,", "~", "~~"):
             pattern = await self.expand_pattern(p.arg) if p.arg is not None else None
@@ -761,7 +764,8 @@ class Expander:
         def render(matched: str) -> str:
             return "".join(matched if is_amp else t for t, is_amp in rep)
 
-        lit = pat.literal_text(pattern) if pattern else None
+        ext = "extglob" in self.shopts
+        lit = pat.literal_text(pattern, ext) if pattern else None
         if lit:  # a plain string: str's own search (bash's result, without a matcher)
             if op == "/#":
                 return render(lit) + s[len(lit):] if s.startswith(lit) else s
@@ -769,12 +773,12 @@ class Expander:
                 return s[:len(s) - len(lit)] + render(lit) if s.endswith(lit) else s
             return s.replace(lit, render(lit), -1 if op == "//" else 1)
         # bash tries only matches of the length the pattern seems to have
-        fixed = pat.match_length(pattern) if pattern else -1
+        fixed = pat.match_length(pattern, ext) if pattern else -1
         if op == "/#":
-            m = pat.find_match(s, pattern, 0, "#", fixed=fixed, budget=self.budget)
+            m = pat.find_match(s, pattern, 0, "#", fixed=fixed, budget=self.budget, extglob=ext)
             return s if m is None else render(s[m[0]:m[1]]) + s[m[1]:]
         if op == "/%":
-            m = pat.find_match(s, pattern, 0, "%", fixed=fixed, budget=self.budget)
+            m = pat.find_match(s, pattern, 0, "%", fixed=fixed, budget=self.budget, extglob=ext)
             return s if m is None else s[:m[0]] + render(s[m[0]:m[1]])
         if pattern == "":
             return s
@@ -783,7 +787,7 @@ class Expander:
         n = len(s)
         while i <= n:
             self.budget.check()  # one match per round: a long subject makes many rounds
-            m = pat.find_match(s, pattern, i, fixed=fixed, budget=self.budget)
+            m = pat.find_match(s, pattern, i, fixed=fixed, budget=self.budget, extglob=ext)
             if m is None:
                 break
             a, b = m
@@ -804,8 +808,16 @@ class Expander:
         return "".join(out)
 
     async def _slice(self, p, name, index, multi, star, items, quoted):
-        off = await self.eval_arith_expr(p.offset) if p.offset is not None else 0
-        length = await self.eval_arith_expr(p.length_expr) if p.length_expr is not None else None
+        try:
+            off = await self.eval_arith_expr(p.offset) if p.offset is not None else 0
+            length = await self.eval_arith_expr(p.length_expr) if p.length_expr is not None \
+                else None
+        except NounsetError:
+            raise
+        except ExpansionError as e:
+            if e.action != "discard":  # bash names the parameter
+                e.message = f"{self._param_display(name, index)}: {e.message}"
+            raise
         if multi:
             if name in ("@", "*"):
                 items = [self.get_param_value("0") or ""] + items
@@ -859,6 +871,8 @@ class Expander:
                    unset: bool = False):
         if letter == "a":
             var = self.vars.lookup(name)
+            if var is not None and var.attrs & NAMEREF:  # what the reference names
+                var = self.vars.lookup(self._resolve_nameref(name))
             return [attr_letters(var) if var is not None else "" for _ in items]
         if letter == "A":
             var = self.vars.lookup(name)
@@ -1013,6 +1027,14 @@ def case_map(s: str, upper: bool, ascii_only: bool = False) -> str:
     return "".join(f(c) if not ascii_only or c.isascii() else c for c in s)
 
 
+def case_attr_map(s: str, attrs: int, ascii_only: bool = False) -> str:
+    """A value assigned to a variable with declare -u, -l or -c (the first character up,
+    the rest down)."""
+    if attrs & CAPCASE:
+        return case_map(s[:1], True, ascii_only) + case_map(s[1:], False, ascii_only)
+    return case_map(s, bool(attrs & UPPER), ascii_only)
+
+
 def _after_braces(parts: list) -> list:
     """A word brace expansion made: bash expands braces on the text, so ``$a`` that an
     alternative ends with takes in the name characters after the brace (``{$a,b}_c`` is
@@ -1110,23 +1132,3 @@ def shell_quote(s: str) -> str:
 
         return ansi_c_quote(s)
     return "'" + s.replace("'", "'\\''") + "'"
-
-
-def attr_letters(var: Var) -> str:
-    out = []
-    a = var.attrs
-    if a & ARRAY or (isinstance(var.value, dict) and not a & ASSOC):
-        out.append("a")
-    if a & ASSOC:
-        out.append("A")
-    if a & INTEGER:
-        out.append("i")
-    if a & LOWER:
-        out.append("l")
-    if a & READONLY:
-        out.append("r")
-    if a & UPPER:
-        out.append("u")
-    if a & EXPORT:
-        out.append("x")
-    return "".join(out)

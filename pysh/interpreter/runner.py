@@ -29,22 +29,21 @@ from pysh.interpreter.errors import (
     ReturnFromFunction,
     ShellError,
 )
-from pysh.interpreter.expand import Expander, case_map
+from pysh.interpreter.expand import Expander, case_attr_map
 from pysh.interpreter.state import (
     ARRAY,
     ASSOC,
+    CASE_ATTRS,
     DEFAULT_SET,
     DEFAULT_SHOPT,
     EXPORT,
     INTEGER,
-    LOWER,
     NAMEREF,
     PROPAGATE,
     READONLY,
     SET_OPTIONS,
     SHOPT_OPTIONS,
     TEMPVAR,
-    UPPER,
     Frame,
     Var,
     Variables,
@@ -763,7 +762,7 @@ class Interp(Expander):
         try:
             idx = self.arith.evaluate_text(text)
         except (ArithError, ArithRuntimeError) as e:
-            raise ExpansionError(str(e), status=1, action="line") from None
+            raise ExpansionError(str(e), status=1, action="discard") from None
         if idx < 0:
             arr = var.value if var is not None and isinstance(var.value, dict) else {}
             top = max(arr) + 1 if arr else 0
@@ -777,17 +776,19 @@ class Interp(Expander):
             return await self.expand_key(index.word)
         text = index.text
         if index.node is not None:
+            saved, self.arith.text = self.arith.text, text
             try:
                 idx = self.arith.eval(index.node)
             except ArithRuntimeError as e:
-                raise ExpansionError(str(e), status=1, action="line") from None
-            self.arith.text = text
+                raise ExpansionError(str(e), status=1, action="discard") from None
+            finally:
+                self.arith.text = saved
         else:
             expanded = await self.expand_word(index.word)
             try:
                 idx = self.arith.evaluate_text(expanded)
             except (ArithError, ArithRuntimeError) as e:
-                raise ExpansionError(str(e), status=1, action="line") from None
+                raise ExpansionError(str(e), status=1, action="discard") from None
         if idx < 0:
             arr = v.value if v is not None and isinstance(v.value, dict) else (
                 {0: v.value} if v is not None and v.value is not None else
@@ -830,7 +831,7 @@ class Interp(Expander):
             raise ReadonlyError(name)
 
     def _coerce(self, v: Var | None, value: str, name: str, append_to: str | None = None) -> str:
-        if v is not None and v.attrs & (INTEGER | LOWER | UPPER):
+        if v is not None and v.attrs & (INTEGER | CASE_ATTRS):
             if v.attrs & INTEGER:
                 try:
                     n = self.arith.evaluate_text(value)
@@ -841,7 +842,7 @@ class Interp(Expander):
                 return str(n)
             if append_to is not None:
                 value = append_to + value
-            return case_map(value, not v.attrs & LOWER, self.c_ctype())
+            return case_attr_map(value, v.attrs, self.c_ctype())
         return value if append_to is None else append_to + value
 
     def assign(self, name: str, value: str, *, append: bool = False, local: bool = False) -> None:
@@ -923,6 +924,17 @@ class Interp(Expander):
             self.vars.lookup("SECONDS").value = None
         elif name == "LINENO":
             self.vars.lookup("LINENO").value = None
+        elif name == "GLOBIGNORE":
+            self.globignore_changed()
+
+    def globignore_changed(self) -> None:
+        """bash's setup_glob_ignore: a GLOBIGNORE that is not null turns dotglob on, an
+        unset one turns it off (a null one leaves it)."""
+        v = self.get_scalar("GLOBIGNORE")
+        if v is None:
+            self.shopts.discard("dotglob")
+        elif v:
+            self.shopts.add("dotglob")
 
     def assign_key(self, name: str, key, value: str, *, append: bool = False,
                    local: bool = False) -> None:
@@ -1023,6 +1035,7 @@ class Interp(Expander):
         if v is None:
             d = self.dynamic_array(name)
             if d is None:
+                self._int_index(index)  # (bash evaluates the subscript all the same)
                 return None
             return d.get(self._int_index(index))
         if v.attrs & ASSOC:
@@ -1108,10 +1121,12 @@ class Interp(Expander):
     def fs(self):
         return self.session.root.fs.at(self.cwd)
 
-    def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool) -> list[str]:
+    def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool,
+             extglob: bool = True) -> list[str]:
         from pysh.interpreter.collate import collation_locale, sort_key
 
         return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar,
+                            extglob=extglob,
                             skipdots="globskipdots" in self.shopts, budget=self.budget,
                             key=sort_key(collation_locale(self.get_scalar)))
 
@@ -1134,19 +1149,24 @@ class Interp(Expander):
         try:
             status = await fn(self, node)
         except ShellError as e:
-            await self.diag(e.message)
-            if isinstance(e, ExpansionError) and e.action != "command":
-                if e.action == "exit" and not self.interactive:
-                    # bash: 127 for `bash -c` (1 there too under errexit), 1 for a script or stdin
-                    raise ExitShell(127 if getattr(self, "invocation", "") == "c"
-                                    and "errexit" not in self.opts else e.status) from None
-                raise AbortLine(e.status) from None
-            status = e.status
-            self.status = status
-            if type(node) is A.Simple:
-                self.set_pipestatus((status,))
-            await self.check_errexit(status)
+            status = await self.shell_error(e, type(node) is A.Simple)
         self.status = status
+        return status
+
+    async def shell_error(self, e: ShellError, simple: bool = False) -> int:
+        """A command's error: said, then the shell exits, gives up the line, or the
+        command fails (its status returned)."""
+        await self.diag(e.message)
+        if isinstance(e, ExpansionError) and e.action != "command":
+            if e.action == "exit" and not self.interactive:
+                # bash: 127 for `bash -c` (1 there too under errexit), 1 for a script or stdin
+                raise ExitShell(127 if getattr(self, "invocation", "") == "c"
+                                and "errexit" not in self.opts else e.status) from None
+            raise AbortLine(e.status, discard=e.action == "discard") from None
+        status = self.status = e.status
+        if simple:
+            self.set_pipestatus((status,))
+        await self.check_errexit(status)
         return status
 
     # -- errexit -------------------------------------------------------------
@@ -1192,6 +1212,8 @@ class Interp(Expander):
             temp = await self._temp_assigns(node.assigns) if node.assigns else None
             try:
                 if "xtrace" in self.opts:
+                    if self.decl_assigns:
+                        await self._trace_decl_arrays()
                     await self.err(await self.ps4() + " ".join(_xtrace_quote(x) for x in argv) + "\n")
             except BaseException:
                 if temp is not None:
@@ -1326,6 +1348,18 @@ class Interp(Expander):
         # command substitution
         return text[:1] * (self.xtrace_level - 1) + text if text else text
 
+    async def _trace_decl_arrays(self) -> None:
+        """set -x: bash shows a declaration builtin's array arguments first, one line each,
+        every key and value single-quoted (``a=(['k']='v' 'w')``); the command's own line
+        then has only their names."""
+        from pysh.interpreter.syntax.bashprint import single_quote
+
+        for a, (kind, items) in self.decl_assigns.values():
+            if kind == "array":
+                els = " ".join(("" if k is None else f"[{single_quote(k)}]{'+' if app else ''}=")
+                               + single_quote(v) for k, v, app in items)
+                await self.err(await self.ps4() + f"{a.name}{'+=' if a.append else '='}({els})\n")
+
     @staticmethod
     def _assign_trace(a: A.Assign, prepared) -> str:
         op = "+=" if a.append else "="
@@ -1392,6 +1426,11 @@ class Interp(Expander):
             if name in _DECL_BUILTINS:
                 self._assign_args = self.decl_assigns
             return await self._run_builtin(builtin, argv)
+        except ShellError as e:
+            if saved_fds is None:
+                raise
+            # said through the command's redirections (echo x 2>&1 >&-), as bash does
+            return await self.shell_error(e, simple=True)
         finally:
             if saved_fds is not None:
                 await self._flush_fds()
@@ -1498,6 +1537,8 @@ class Interp(Expander):
                 self.budget.check_string(len(value))
                 frame.locals[a.name] = Var(value, EXPORT | TEMPVAR)
                 self.vars.env_version += 1
+                if a.name == "PATH":
+                    self.hashed.clear()  # bash: a PATH for one command flushes the table too
         except BaseException:
             self._restore_temp(frame, propagate=False)
             raise
@@ -1581,6 +1622,8 @@ class Interp(Expander):
             if frame.saved_opts is not None:  # local -: the options come back
                 self.opts = frame.saved_opts
                 self.sync_option_vars()
+            if "GLOBIGNORE" in frame.locals:
+                self.globignore_changed()
             if temp is not None:  # what the function unset or replaced is not propagated
                 temp.locals = {k: v for k, v in temp.locals.items() if frame.locals.get(k) is v}
             self.call_stack.pop()
@@ -1669,16 +1712,18 @@ class Interp(Expander):
         its environment gets _=path), not another program (env, xargs)."""
         name = argv[0]
         found = ("script", name) if "/" in name else None
+        searched = found is not None
         env = self.env()
         if temp is not None:
             try:
                 env = dict(env)
-                if found is None and "PATH" in temp.locals:
+                if not searched and "PATH" in temp.locals:
                     # bash searches a PATH given for the command (and hashes nothing)
                     found = self.find_command(name, use_hash=False)
+                    searched = True
             finally:
                 self._restore_temp(temp)
-        if found is None and "/" not in name:
+        if not searched:
             found = self.find_command(name)
         red = None
         fds = self.fds
@@ -1852,13 +1897,13 @@ class Interp(Expander):
                 except ParseError as e:
                     self.lineno = e.line
                     await self.err(e.format(error_prefix(e.line)) + "\n")
-                    status = 2
-                    self.status = 2
-                    if self.interactive:
+                    status = self.status = e.status
+                    # (a compound assignment's error: bash discards the line and reads on)
+                    if self.interactive or (e.status == 1 and not e.incomplete):
                         continue
-                    raise ExitShell(2) from None
+                    raise ExitShell(e.status) from None
                 for w_line, w_msg in reader.take_warnings():
-                    await self.err(f"{self.argv0}: line {w_line}: warning: {w_msg}\n")
+                    await self.err(f"{self.argv0}: line {w_line}: {w_msg}\n")
                 if "verbose" in self.opts:
                     await self._echo_input(reader)
                 if "noexec" in self.opts:
@@ -1941,7 +1986,9 @@ class Interp(Expander):
                 self.last_parse_failed = True
                 await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
                                         if name is None else f"{name}: line {e.line}") + "\n")
-                return 2
+                return e.status
+            for w_line, w_msg in reader.take_warnings():
+                await self.err(f"{self.argv0}: line {w_line}: {w_msg}\n")
             if "verbose" in self.opts:
                 await self._echo_input(reader)
             try:
@@ -2146,6 +2193,8 @@ class Interp(Expander):
         saved, self.fds = self.fds, red.fds
         try:
             return await fn(*args)
+        except ShellError as e:  # said through the command's redirections, as bash does
+            return await self.shell_error(e)
         finally:
             await self._flush_fds()
             self.fds = saved
@@ -2363,7 +2412,7 @@ class Interp(Expander):
             if not matched:
                 for p in item.patterns:
                     if pat.match(await self.expand_pattern(p), word, nocase=nocase,
-                                 budget=self.budget):
+                                 extglob="extglob" in self.shopts, budget=self.budget):
                         matched = True
                         break
             if matched:
@@ -2413,6 +2462,8 @@ class Interp(Expander):
             else:
                 v = await self.eval_arith_expr(node.expr)
         except ExpansionError as e:
+            if e.action == "discard":
+                raise
             await self.diag("((: " + e.message)  # bash names the command
             status = 1
         else:
@@ -2697,7 +2748,7 @@ _DYNAMIC_KINDS = {
 _OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
 _POSIX_SHOPTS = frozenset(("expand_aliases", "inherit_errexit", "shift_verbose", "sourcepath",
                            "interactive_comments"))
-_SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND"}
+_SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND", "GLOBIGNORE"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}
 _HELP_OPTION = frozenset(
@@ -2718,7 +2769,7 @@ def _valid_name(name: str) -> bool:
 
 
 _QUOTES = frozenset("'\"\\")
-_SLOW_ATTRS = READONLY | INTEGER | LOWER | UPPER | NAMEREF | ASSOC
+_SLOW_ATTRS = READONLY | INTEGER | CASE_ATTRS | NAMEREF | ASSOC
 _STRING_FAST_MAX = 256  # shorter values are not worth a limit check (limits are far larger)
 
 

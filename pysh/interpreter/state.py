@@ -23,9 +23,20 @@ NAMEREF = 128
 TRACE = 256
 TEMPVAR = 512  # a prefix assignment's binding (X=1 cmd)
 PROPAGATE = 1024  # ... that export/readonly marked: made in the scope beneath when it ends
+CAPCASE = 2048  # declare -c: the first character upper case, the rest lower
+CASE_ATTRS = LOWER | UPPER | CAPCASE
 
-ATTR_LETTERS = [("a", ARRAY), ("A", ASSOC), ("i", INTEGER), ("l", LOWER), ("n", NAMEREF),
-                ("r", READONLY), ("t", TRACE), ("u", UPPER), ("x", EXPORT)]
+# the attribute letters in the order bash prints them (declare -p, ${x@a})
+ATTR_LETTERS = (("a", ARRAY), ("A", ASSOC), ("i", INTEGER), ("n", NAMEREF), ("r", READONLY),
+                ("t", TRACE), ("x", EXPORT), ("c", CAPCASE), ("l", LOWER), ("u", UPPER))
+
+
+def attr_letters(var: Var) -> str:
+    """A variable's attribute letters as bash prints them (``xl`` for ``declare -lx``)."""
+    a = var.attrs
+    if isinstance(var.value, dict) and not a & ASSOC:
+        a |= ARRAY
+    return "".join(c for c, bit in ATTR_LETTERS if a & bit)
 
 
 def valid_ref_name(value: str) -> bool:
