@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields, replace
 import anyio.lowlevel
 
 QUANTUM = 0.004  # seconds a run may hold the event loop before Budget.pause() yields
+HANDOFF = 0.0001  # seconds a pause gives the GIL away, so other threads get it (Budget.pause)
 
 # Exit statuses of a breached limit (documented in the README's limits table).
 STATUS_TIMEOUT = 124  # like timeout(1)
@@ -152,9 +153,16 @@ class Budget:
         interpreter's awaits mostly do not. The runner checks at every command and loop
         round (``if time.monotonic() >= budget.yield_at: await budget.pause()``, cheap),
         so a busy loop lets background jobs, the other sessions of the event loop, and
-        cancellation in every few milliseconds."""
-        self.yield_at = time.monotonic() + QUANTUM
+        cancellation in every few milliseconds.
+
+        The short sleep is for the other *threads* (other sandboxes' workers, the embedder's
+        loop, the MCP server): the checkpoint's zero-timeout poll drops the GIL for a
+        microsecond, and each such drop restarts a waiting thread's switch-interval clock,
+        so a loop that pauses more often than every 5 ms starved them outright. A sleep
+        drops the GIL long enough for a waiter to take it (about 2.5% of a busy loop)."""
         await anyio.lowlevel.checkpoint()
+        time.sleep(HANDOFF)
+        self.yield_at = time.monotonic() + QUANTUM
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (never negative), or None without one."""

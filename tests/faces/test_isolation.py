@@ -25,7 +25,7 @@ async def main():
 
     async def busy():
         t0 = time.monotonic()
-        r = await a.arun("while :; do :; done", timeout=2)
+        r = await a.arun("while :; do :; done", timeout=6)
         out["a"] = [time.monotonic() - t0, r.timed_out]
 
     async with anyio.create_task_group() as tg:
@@ -33,7 +33,7 @@ async def main():
         await anyio.sleep(0.3)
         t0 = time.monotonic()
         r = await b.arun("echo hi")
-        out["b"] = [time.monotonic() - t0, r.stdout]
+        out["b"] = [time.monotonic() - t0, r.stdout, "a" not in out]
         t0 = time.monotonic()
         await anyio.sleep(0.05)  # the caller's own loop keeps turning
         out["loop"] = time.monotonic() - t0
@@ -57,9 +57,11 @@ def test_a_busy_sandbox_never_stalls_another(backend):
                        timeout=60)  # kills the child past it
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    took, stdout = out["b"]
-    assert stdout == "hi\n" and took < 1.0, out
+    # ordering, not timing (the suite runs on loaded machines): B answers while A still runs,
+    # the caller's loop turns, a cancel lands long before A's own 6 s timeout would
+    took, stdout, before_a = out["b"]
+    assert stdout == "hi\n" and before_a, out
     took, timed_out = out["a"]
-    assert timed_out and 2.0 <= took < 3.0, out
-    assert out["loop"] < 1.0, out
-    assert out["cancel"] < 1.3 and out["after"] == "still\n", out
+    assert timed_out and took >= 6.0, out
+    assert out["loop"] < 3.0, out
+    assert out["cancel"] < 5.0 and out["after"] == "still\n", out

@@ -85,7 +85,7 @@ def test_hostile_script_is_bounded(outcomes, name):
     case, status, out = CASES[name]
     o = outcomes[name]
     assert_clean(o)
-    assert o.elapsed < case.timeout + 1, o
+    assert o.elapsed < case.timeout + 10, o  # margin for a loaded machine; a runaway has none
     if status is None:
         assert o.status in (0, 1, 124), o
     else:

