@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lint spec spec-update bench clean readme-commands
+.PHONY: test test-overlay demo lint spec spec-update bench clean readme-commands fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest
 
+# The whole suite again with every test workspace mounted as an overlay (tests/harness.py
+# checks that each host directory is byte for byte unchanged afterwards).
+test-overlay: lint
+	PYSH_TEST_OVERLAY=1 $(BIN)/python -m pytest
+
 # The whole shared conformance suite through pysh: pass rate and the worst files.
 spec: $(STAMP)
 	$(BIN)/python -m tests.spec.ratchet report
@@ -28,6 +33,12 @@ spec: $(STAMP)
 # Add newly passing cases to tests/spec/passing.txt (the ratchet).
 spec-update: $(STAMP)
 	$(BIN)/python -m tests.spec.ratchet update
+
+# Random scripts from a grammar of shell constructs (tests/fuzz): no internal error,
+# traceback, host path or overrun deadline. `make test` runs a short fixed sequence.
+FUZZ_SECONDS ?= 600
+fuzz: $(STAMP)
+	$(BIN)/python -m tests.fuzz --seconds $(FUZZ_SECONDS)
 
 demo: $(STAMP)
 	$(BIN)/pysh examples/demo.sh

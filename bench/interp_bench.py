@@ -1,13 +1,16 @@
-"""The interpreter side by side with bash (and the PyPI just-bash package), in one run.
+"""The interpreter side by side with bash (and the PyPI just-bash and bashkit packages), in one run.
 
     python bench/interp_bench.py [--rounds N]
 
 Each script runs with ``bash -c``, ``pysh -c`` (a whole process: start-up included)
-and pysh in-process on a warm sandbox (the API's case); just-bash, when it is
-installed in a throwaway venv (``/tmp/jb-venv`` or ``$JUST_BASH_PYTHON``; never a
-dependency), runs in-process on a warm ``Bash`` object the same way. Figures are
-CPU time (user + system; for processes, of the child), the best of N rounds: on a
-machine shared with other work, wall-clock time measures the neighbours too.
+and pysh in-process on a warm sandbox (the API's case); just-bash and bashkit (an
+in-process bash with a Rust core), when installed in throwaway venvs (``/tmp/jb-venv``
+or ``$JUST_BASH_PYTHON``; ``/tmp/bk-venv`` or ``$BASHKIT_PYTHON``: ``python3 -m venv
+/tmp/bk-venv && /tmp/bk-venv/bin/pip install bashkit``; never dependencies), run
+in-process on a warm ``Bash`` object the same way. Figures are CPU time (user +
+system; for processes, of the child), the best of N rounds: on a machine shared with
+other work, wall-clock time measures the neighbours too. Every output is compared
+with bash's: a figure for a wrong output is marked ``!``.
 """
 
 from __future__ import annotations
@@ -51,10 +54,11 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def run_proc(argv: list[str], expect: bytes | None = None) -> None:
+def run_proc(argv: list[str]) -> bytes:
     p = subprocess.run(argv, capture_output=True, check=False)
     if p.returncode != 0:
         raise RuntimeError(f"{argv[:3]} failed: {p.stderr[-300:]!r}")
+    return p.stdout
 
 
 JB_SCRIPT = r"""
@@ -73,21 +77,53 @@ async def main():
             r = await bash.exec(src)
             t = min(t, time.process_time() - t0)
             ok = ok and r.exit_code == 0
-        out[label] = t if ok else None
+        out[label] = (t, r.stdout) if ok else None
     print(json.dumps(out))
 asyncio.run(main())
 """
 
+BK_SCRIPT = r"""
+import json, sys, time
+from bashkit import Bash
+scripts, rounds = json.loads(sys.argv[1]), int(sys.argv[2])
+out = {}
+for label, src in scripts:
+    bash = Bash(max_commands=10**9, max_loop_iterations=10**9)  # its defaults stop at 10,000
+    bash.execute_sync("true")
+    t = float("inf")
+    ok = True
+    for _ in range(rounds):
+        t0 = time.process_time()
+        r = bash.execute_sync(src)
+        t = min(t, time.process_time() - t0)
+        ok = ok and r.exit_code == 0
+    out[label] = (t, r.stdout) if ok else None
+print(json.dumps(out))
+"""
 
-def just_bash_python() -> str | None:
-    for cand in (os.environ.get("JUST_BASH_PYTHON"), "/tmp/jb-venv/bin/python"):
+
+def peer_python(env: str, default: str, module: str) -> str | None:
+    """A Python that can import ``module`` (a peer installed in a throwaway venv)."""
+    for cand in (os.environ.get(env), default):
         if cand and os.path.exists(cand):
-            if subprocess.run([cand, "-c", "import just_bash"], capture_output=True).returncode == 0:
+            if subprocess.run([cand, "-c", f"import {module}"], capture_output=True).returncode == 0:
                 return cand
     return None
 
 
-def pysh_inprocess(rounds: int) -> dict[str, float]:
+def peer_times(py: str | None, script: str, rounds: int) -> dict:
+    """label -> (CPU seconds, stdout) of a peer's warm in-process runs (None: it failed)."""
+    if not py:
+        return {}
+    p = subprocess.run([py, "-c", script, json.dumps(SCRIPTS), str(rounds)],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.stderr.write(f"{py}: {p.stderr[-500:]}\n")
+        return {}
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def pysh_inprocess(rounds: int) -> dict[str, tuple[float, bytes]]:
     import anyio
 
     from pysh.commands import default_registry
@@ -110,7 +146,7 @@ def pysh_inprocess(rounds: int) -> dict[str, float]:
                 status = anyio.run(run_main, interp, lambda it, src=src: body(it, src))
                 assert status == 0, (label, status)
             once()
-            out[label] = best(once, rounds)
+            out[label] = (best(once, rounds), interp.fds[1].getvalue())
     return out
 
 
@@ -119,27 +155,38 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
     pysh = [sys.executable, "-m", "pysh"]
-    jb = just_bash_python()
-    jb_times = {}
-    if jb:
-        p = subprocess.run([jb, "-c", JB_SCRIPT, json.dumps(SCRIPTS), str(a.rounds)],
-                           capture_output=True, text=True)
-        if p.returncode == 0:
-            jb_times = json.loads(p.stdout.strip().splitlines()[-1])
+    jb_times = peer_times(peer_python("JUST_BASH_PYTHON", "/tmp/jb-venv/bin/python", "just_bash"),
+                          JB_SCRIPT, a.rounds)
+    bk_times = peer_times(peer_python("BASHKIT_PYTHON", "/tmp/bk-venv/bin/python", "bashkit"),
+                          BK_SCRIPT, a.rounds)
     inproc = pysh_inprocess(a.rounds)
     with tempfile.TemporaryDirectory():
         rows = []
         for label, src in SCRIPTS:
+            want = run_proc(["bash", "-c", src])
             t_bash = best(lambda src=src: run_proc(["bash", "-c", src]), a.rounds)
-            t_pysh = best(lambda src=src: run_proc(pysh + ["-c", src]), a.rounds)
-            rows.append((label, t_bash, t_pysh, inproc[label], jb_times.get(label)))
+            out = {}
+            t_pysh = best(lambda src=src, out=out: out.update(got=run_proc(pysh + ["-c", src])),
+                          a.rounds)
+            rows.append((label, want, t_bash, (t_pysh, out["got"]), inproc[label],
+                         jb_times.get(label), bk_times.get(label)))
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; best of {a.rounds}")
-    print("CPU ms: bash -c | pysh -c | ratio | pysh warm in-process | just-bash warm | jb/pysh")
-    print(f"{'script':32} {'bash':>8} {'pysh':>8} {'x bash':>7} {'warm':>8} "
-          f"{'jb warm':>10} {'jb/pysh':>8}")
-    for label, tb, tp, ti, tj in rows:
-        jbcol = f"{tj * 1000:10.1f} {tj / ti:7.1f}x" if tj else f"{'-':>10} {'-':>8}"
-        print(f"{label:32} {tb * 1000:8.1f} {tp * 1000:8.1f} {tp / tb:6.1f}x {ti * 1000:8.1f} {jbcol}")
+    print("CPU ms: bash -c | pysh -c | ratio | pysh warm in-process | just-bash warm | "
+          "bashkit warm (! = output differs from bash's)")
+    print(f"{'script':32} {'bash':>8} {'pysh':>9} {'x bash':>7} {'warm':>9} "
+          f"{'jb warm':>10} {'jb/pysh':>8} {'bk warm':>10} {'bk/pysh':>8}")
+
+    def cell(got, want, ref=None) -> str:
+        if not got:
+            return f"{'-':>10}" + (f" {'-':>8}" if ref else "")
+        t, o = got
+        o = o.encode() if isinstance(o, str) else o
+        text = f"{t * 1000:9.1f}{'!' if o != want else ' '}"
+        return text + (f" {t / ref:7.2f}x" if ref else "")
+
+    for label, want, tb, tp, ti, tj, tk in rows:
+        print(f"{label:32} {tb * 1000:8.1f} {cell(tp, want)} {tp[0] / tb:6.1f}x {cell(ti, want)}"
+              f"{cell(tj, want, ti[0])} {cell(tk, want, ti[0])}")
 
 
 if __name__ == "__main__":

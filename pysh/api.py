@@ -145,9 +145,14 @@ def _mount(spec) -> Mount:
         return spec
     if isinstance(spec, tuple | list) and len(spec) in (2, 3):
         host, virtual = spec[0], spec[1]
-        ro = bool(spec[2]) if len(spec) == 3 else False
-        return Mount(virtual, str(host), ro)
-    raise TypeError("a mount is a pysh.shellkit.Mount or a (host_dir, virtual_path[, read_only]) tuple")
+        kind = spec[2] if len(spec) == 3 else False
+        if kind == "overlay":
+            return Mount(virtual, str(host), overlay=True)
+        if isinstance(kind, str) and kind not in ("ro", "rw"):
+            raise ValueError(f"a mount's third field is a bool, 'ro', 'rw' or 'overlay': {kind!r}")
+        return Mount(virtual, str(host), kind == "ro" or kind is True)
+    raise TypeError("a mount is a pysh.shellkit.Mount or a (host_dir, virtual_path[, read_only "
+                    "| 'ro' | 'overlay']) tuple")
 
 
 _ENTRY_POINTS: dict[str, str] | None = None
@@ -349,7 +354,8 @@ class Sandbox:
     * ``workspace_dir``: the host directory seen at ``workspace`` (default
       ``/batch``); ``None`` gives a fresh empty directory removed on close.
     * ``mounts``: more directories, as :class:`pysh.shellkit.Mount` or
-      ``(host_dir, virtual_path[, read_only])`` tuples.
+      ``(host_dir, virtual_path[, read_only])`` tuples (``"ro"``, or ``"overlay"``
+      for an overlay mount, in place of ``read_only``).
     * ``env``: variables added to the synthetic environment (nothing of the
       host's environment is passed otherwise).
     * ``limits``: a :class:`Limits` (default ``Limits()``; ``Limits.strict()``
@@ -358,6 +364,11 @@ class Sandbox:
       Commands advertised in the ``pysh.commands`` entry-point group are
       loaded too unless ``entry_points=False``.
     * ``read_only``: mount the workspace read-only.
+    * ``overlay``: mount the workspace as an overlay: the host directory is the
+      read-only lower layer, every write (and deletion) the script makes lands in a
+      private upper layer beside the sandbox's ``/tmp``, removed on close; the host
+      directory stays byte for byte as it was. Commands see one merged tree through
+      either door (C-backed tools too: a file is copied up before it is written).
     * ``network``: a :class:`Network` naming the URL prefixes and hosts ``curl`` and
       ``wget`` may reach (default: none; the network is off).
     * ``allow_home``: allow the invoking user's home directory (or an ancestor of
@@ -381,6 +392,7 @@ class Sandbox:
         commands: Mapping[str, CommandTarget] | None = None,
         *,
         read_only: bool = False,
+        overlay: bool = False,
         entry_points: bool = True,
         home: str | Any | None = None,
         network: Network | None = None,
@@ -406,7 +418,7 @@ class Sandbox:
         ex = ExecCommand(workspace_dir, workspace, [_mount(m) for m in mounts], read_only=read_only,
                          env=dict(env or {}), limits=limits or Limits(), registry=registry,
                          home_dir=home, allow_home=allow_home,
-                         network=network)
+                         network=network, overlay=overlay)
         self._setup(ex)
 
     @classmethod

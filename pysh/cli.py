@@ -20,9 +20,12 @@ sandbox options:
   --workspace PATH         where the workspace is mounted (default /batch)
   --home DIR               host directory of the sandbox's home, /home/user ($HOME),
                            kept between runs (default: a fresh one, removed at exit)
-  --mount HOST[:VIRTUAL][:ro]
-                           mount another host directory (repeatable)
+  --mount HOST[:VIRTUAL][:ro|:overlay]
+                           mount another host directory (repeatable); :overlay keeps
+                           the host directory unchanged (writes go to a private layer)
   --read-only              mount the workspace read-only
+  --overlay                mount the workspace as an overlay: the script sees and
+                           changes it, the host directory stays as it was
   --allow-home             allow your home directory (or an ancestor of it) as
                            the workspace or a mount (refused by default)
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
@@ -59,8 +62,9 @@ class Options:
         self.sandbox: str | None = None
         self.workspace = "/batch"
         self.home: str | None = None
-        self.mounts: list[tuple[str, str, bool]] = []
+        self.mounts: list[tuple[str, str, str]] = []  # (host, virtual, "" | "ro" | "overlay")
         self.read_only = False
+        self.overlay = False
         self.allow_home = False
         self.env: dict[str, str] = {}
         self.timeout: float | None = None
@@ -113,17 +117,19 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
         elif name == "--mount":
             spec = value(name)
             parts = spec.split(":")
-            ro = False
-            if len(parts) > 1 and parts[-1] in ("ro", "rw"):
-                ro = parts[-1] == "ro"
+            kind = ""
+            if len(parts) > 1 and parts[-1] in ("ro", "rw", "overlay"):
+                kind = "" if parts[-1] == "rw" else parts[-1]
                 parts = parts[:-1]
             host = parts[0]
             virtual = parts[1] if len(parts) > 1 else os.path.abspath(host)
-            if not host:
+            if not host or len(parts) > 2:
                 raise UsageError(f"--mount: bad value: {spec}")
-            o.mounts.append((host, virtual, ro))
+            o.mounts.append((host, virtual, kind))
         elif name == "--read-only":
             o.read_only = True
+        elif a == "--overlay":
+            o.overlay = True
         elif a == "--allow-home":
             o.allow_home = True
         elif name == "--env":
@@ -189,6 +195,8 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
     ws = o.workspace
     if not ws.startswith("/") or ws == "/" or os.path.normpath(ws) != ws:
         raise UsageError(f"--workspace: must be an absolute, normalised path other than /: {ws}")
+    if o.overlay and o.read_only:
+        raise UsageError("--overlay and --read-only exclude each other")
     if o.sandbox is not None and not os.path.isdir(o.sandbox):
         raise UsageError(f"--sandbox: not a directory: {o.sandbox}")
     if o.home is not None and os.path.exists(o.home) and not os.path.isdir(o.home):
@@ -280,13 +288,13 @@ def build_instance(o: Options):
     for module in o.commands:
         load_command_module(registry, module)
     try:
-        mounts = [Mount(v, h, ro) for h, v, ro in o.mounts]
+        mounts = [Mount(v, h, kind == "ro", kind == "overlay") for h, v, kind in o.mounts]
     except MountError as e:
         raise UsageError(str(e)) from None
     limits = Limits(timeout=o.timeout)
     return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
                        limits=limits, registry=registry, home_dir=o.home,
-                       allow_home=o.allow_home, network=network_of(o))
+                       allow_home=o.allow_home, network=network_of(o), overlay=o.overlay)
 
 
 def load_command_module(registry, module: str) -> None:

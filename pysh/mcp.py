@@ -1,7 +1,7 @@
 """``pysh mcp``: the sandbox as an MCP server (the ``mcp`` Python SDK).
 
-    pysh mcp [--sandbox DIR] [--workspace /batch] [--mount HOST[:VIRTUAL][:ro]]...
-             [--read-only] [--env NAME[=VALUE]]... [--timeout S] [--commands MODULE]...
+    pysh mcp [--sandbox DIR] [--workspace /batch] [--mount HOST[:VIRTUAL][:ro|:overlay]]...
+             [--read-only | --overlay] [--env NAME[=VALUE]]... [--timeout S] [--commands MODULE]...
              [--http [HOST:]PORT]
 
 Serves over stdio by default; ``--http`` serves Streamable HTTP (bound to
@@ -34,8 +34,10 @@ options:
   --sandbox DIR            host directory of the workspace (default: a fresh
                            empty directory per session, removed at the end)
   --workspace PATH         where the workspace is mounted (default /batch)
-  --mount HOST[:VIRTUAL][:ro]   mount another host directory (repeatable)
+  --mount HOST[:VIRTUAL][:ro|:overlay]   mount another host directory (repeatable)
   --read-only              mount the workspace read-only
+  --overlay                mount the workspace as an overlay: each session writes to
+                           its own private layer, the host directory stays unchanged
   --allow-home             allow your home directory (or an ancestor) as a mount
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        default wall-clock limit of one tool call (default 120)

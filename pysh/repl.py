@@ -299,7 +299,7 @@ class Repl:
                         status = it.status = 2
                         break
                     for _line, w_msg in reader.take_warnings():
-                        await it.err(f"{it.argv0}: warning: {w_msg}\n")
+                        await it.err(f"{it.argv0}: {w_msg}\n")
                     status = await it.run_list(prog.body)
             except ExitShell as e:
                 self.exit_status = e.status

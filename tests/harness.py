@@ -94,14 +94,66 @@ def populate(root: str, files: Mapping[str, object], mtime: int | None = FIXED_M
                     os.utime(p, (mtime, mtime))
 
 
+_overlay = os.environ.get("PYSH_TEST_OVERLAY") == "1"  # see overlay_workspace()
+
+
+@contextlib.contextmanager
+def overlay_workspace() -> Iterator[None]:
+    """Within it, every :func:`sandbox` mounts its workspace as an overlay, and checks when
+    it ends that the host directory is byte for byte what it was (contents, modes, times,
+    link targets): whatever the commands did went to the upper layer."""
+    global _overlay
+    was, _overlay = _overlay, True
+    try:
+        yield
+    finally:
+        _overlay = was
+
+
+def tree_state(root: str) -> dict[str, tuple]:
+    """Every entry under ``root``: type, mode, mtime, size and content or link target."""
+    out: dict[str, tuple] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            p = os.path.join(dirpath, name)
+            st = os.lstat(p)
+            rel = os.path.relpath(p, root)
+            if os.path.islink(p):
+                out[rel] = ("l", os.readlink(p), st.st_mtime_ns)
+            elif os.path.isdir(p):
+                out[rel] = ("d", st.st_mode, st.st_mtime_ns)
+            else:  # read without touching its atime (find -atime, stat %x compare it)
+                fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOATIME", 0))
+                with open(fd, "rb") as f:
+                    out[rel] = ("f", st.st_mode, st.st_mtime_ns, st.st_ino, f.read())
+    st = os.lstat(root)
+    out["."] = ("d", st.st_mode, st.st_mtime_ns)
+    return out
+
+
 @contextlib.contextmanager
 def sandbox(files: Mapping[str, object] | None = None, *, registry: CommandRegistry | None = None,
             **kwargs) -> Iterator[ExecCommand]:
     """An instance over a fresh host workspace holding ``files``."""
     with tempfile.TemporaryDirectory(prefix="pysh-test-") as ws:
         populate(ws, files or {})
-        with ExecCommand(ws, registry=registry or default_registry(), **kwargs) as ex:
+        if not _overlay:
+            with ExecCommand(ws, registry=registry or default_registry(), **kwargs) as ex:
+                yield ex
+            return
+        ex = ExecCommand(ws, registry=registry or default_registry(), overlay=True, **kwargs)
+        with ex:
+            before = tree_state(ws)
+
+            def refresh() -> None:  # the test put more files in the host dir itself
+                nonlocal before
+                before = tree_state(ws)
+
+            ex.host_changed = refresh
             yield ex
+        after = tree_state(ws)
+        assert after == before, "the overlay's host directory changed: " + ", ".join(
+            sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k)))
 
 
 def run_cmd(ex: ExecCommand, argv: list[str], stdin: bytes | str = b"", *, cwd: str | None = None,

@@ -106,7 +106,11 @@ async def main(shell, argv: list[str]) -> int:
         elif k == "d":
             no_headings = True
         elif k == "l":
-            limit = int(v or "0")
+            try:
+                limit = int(v or "")
+            except ValueError:
+                await shell.error(prog, f"invalid columns limit argument: '{v}'")
+                return 1
         elif k == "L":
             keep_empty = True
         elif k == "c":

@@ -16,6 +16,7 @@ from pysh.builtins._fileutil import (
     usage_error,
 )
 from pysh.shellkit import FileSystemError
+from pysh.shellkit.confine import PATH_MAX
 
 MKDIR_HELP = """
 Usage: mkdir [OPTION]... DIRECTORY...
@@ -64,6 +65,10 @@ async def mkdir_main(shell, argv: list[str]) -> int:
         shell.budget.check()
         try:
             if parents:
+                if len(fs.abspath(name).encode("utf-8", "surrogateescape")) >= PATH_MAX:
+                    # the door refuses so long a path (as the kernel does in one call): say
+                    # so now, not after building levels to PATH_MAX, each walking them all
+                    raise FileSystemError(errno.ENAMETOOLONG, name)
                 comps = name.split("/")
                 real = [i for i, c in enumerate(comps) if c and c not in (".", "..")]
                 last_i = real[-1] if real else -1

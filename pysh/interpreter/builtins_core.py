@@ -89,7 +89,8 @@ async def _too_many(interp, name: str):
 
 @builtin("return")
 async def b_return(interp, argv):
-    if not interp.vars.frames and not interp.source_depth:
+    if interp.vars.call_frame() is None and not interp.source_depth:
+        # (a temp frame, x=1 return, is no function)
         await interp.diag("return: can only `return' from a function or sourced script")
         return 2
     if len(argv) > 1:
@@ -1056,11 +1057,50 @@ async def b_umask(interp, argv):
             await interp.out(("umask " if p else "") + f"{m:04o}\n")
         return 0
     spec = args[0]
-    if all(c in "01234567" for c in spec):
+    if spec[:1].isdigit():
+        if not all(c in "01234567" for c in spec) or int(spec, 8) > 0o7777:  # read_octal
+            await interp.diag(f"umask: {spec}: octal number out of range")
+            return 1
         interp.umask = int(spec, 8) & 0o777
         return 0
-    await interp.diag(f"umask: `{spec}': invalid symbolic mode operator")
-    return 1
+    bits = _symbolic_mode(spec, 0o777 & ~interp.umask)
+    if isinstance(bits, str):
+        await interp.diag(f"umask: {bits}")
+        return 1
+    interp.umask = 0o777 & ~bits
+    return 0
+
+
+def _symbolic_mode(mode: str, bits: int) -> int | str:
+    """bash's parse_symbolic_mode: the permission bits after ``u=rwx,g-w,...``, or the
+    error message (its characters as bash shows them, a missing one as NUL)."""
+    i, n = 0, len(mode)
+    at = lambda k: mode[k] if k < n else "\0"  # noqa: E731
+    while True:
+        who = perm = 0
+        while at(i) in "agou" and i < n:
+            who |= {"u": 0o700, "g": 0o070, "o": 0o007, "a": 0o777}[mode[i]]
+            i += 1
+        op = at(i)
+        i += 1
+        if op not in "+-=" or op == "\0":
+            return f"`{op}': invalid symbolic mode operator"
+        while i < n and mode[i] in "rwx":
+            perm |= {"r": 0o444, "w": 0o222, "x": 0o111}[mode[i]]
+            i += 1
+        if i < n and mode[i] != ",":
+            return f"`{mode[i]}': invalid symbolic mode character"
+        if who:
+            perm &= who
+        if op == "+":
+            bits |= perm
+        elif op == "-":
+            bits &= ~perm
+        else:
+            bits = (bits & ~(who or 0o777)) | perm
+        if i >= n:
+            return bits
+        i += 1  # past the ','
 
 
 @builtin("caller")

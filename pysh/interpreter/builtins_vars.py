@@ -679,7 +679,7 @@ async def b_set(interp, argv):
         if a == "+":  # a lone + is an ignored flag
             i += 1
             continue
-        if a[0] in "-+" and len(a) > 1:
+        if a[:1] in ("-", "+") and len(a) > 1:
             # a cluster; each o in it takes the next word as an option name (set -euo pipefail)
             on = a[0] == "-"
             i += 1
@@ -1096,23 +1096,30 @@ async def b_mapfile(interp, argv):
             if not val:
                 i += 1
                 val = args[i] if i < len(args) else ""
-            if c == "d":
+            if c in "nOsuc":
+                # bash's legal_number: a decimal, blanks around; each its own complaint
+                what = {"n": "invalid line count", "O": "invalid array origin",
+                        "s": "invalid line count", "u": "invalid file descriptor specification",
+                        "c": "invalid callback quantum"}[c]
+                num = val.strip(" \t\n")
+                n = int(num) if num[1:].isdigit() and num[:1] in "+-" or num.isdigit() else None
+                if n is None or n < 0 or (c == "c" and n == 0):
+                    await interp.diag(f"{argv[0]}: {val}: {what}")
+                    return 1
+                if c == "n":
+                    count = n
+                elif c == "O":
+                    origin = n
+                elif c == "s":
+                    skip = n
+                elif c == "u":
+                    fd = n
+                else:
+                    quantum = n
+            elif c == "d":
                 delim = val[:1] if val else "\0"
-            elif c == "n":
-                count = int(val or 0)
-            elif c == "O":
-                origin = int(val or 0)
-            elif c == "s":
-                skip = int(val or 0)
-            elif c == "u":
-                fd = int(val or 0)
             elif c == "C":
                 callback = val
-            elif c == "c":
-                quantum = int(val or 0)
-                if quantum <= 0:
-                    await interp.diag(f"{argv[0]}: {val}: invalid callback quantum")
-                    return 1
             i += 1
             continue
         await interp.diag(f"{argv[0]}: -{c}: invalid option")

@@ -81,17 +81,18 @@ def file_test(interp, op: str, arg: str) -> bool:
 def file_compare(interp, op: str, a: str, b: str) -> bool:
     fs = interp.fs
     try:
-        sa = fs.stat(a)
+        sa = fs.stat(a) if a else None  # stat("") fails: no such file
     except (FileSystemError, OSError):
         sa = None
     try:
-        sb = fs.stat(b)
+        sb = fs.stat(b) if b else None
     except (FileSystemError, OSError):
         sb = None
+    # (a pipe's synthetic stat, /dev/fd/N of <(cmd), has no time: it counts as 0)
     if op == "-nt":
-        return sa is not None and (sb is None or sa.st_mtime_ns > sb.st_mtime_ns)
+        return sa is not None and (sb is None or (sa.st_mtime_ns or 0) > (sb.st_mtime_ns or 0))
     if op == "-ot":
-        return sb is not None and (sa is None or sa.st_mtime_ns < sb.st_mtime_ns)
+        return sb is not None and (sa is None or (sa.st_mtime_ns or 0) < (sb.st_mtime_ns or 0))
     if op == "-ef":
         return sa is not None and sb is not None and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
     return False

@@ -19,8 +19,9 @@ class ReadonlyError(ShellError):
         super().__init__(f"{name}: readonly variable")
 
 
-class CircularRef(ReadonlyError):
-    """An assignment through a nameref chain that loops (bash gives up as for readonly)."""
+class CircularNameref(ReadonlyError):
+    """An assignment through a nameref cycle: bash warns and gives the assignment up as it
+    gives up one to a readonly variable."""
 
     def __init__(self, name: str):
         ShellError.__init__(self, f"warning: {name}: circular name reference")

@@ -39,6 +39,7 @@ from pysh.shellkit.worker import Worker, unrestricted
 TEMP_PREFIX = "swiftbash-"
 WORKSPACE_PREFIX = "pysh-workspace-"
 HOME_PREFIX = "pysh-home-"
+OVERLAY_PREFIX = "pysh-overlay-"
 HOME = "/home/user"
 USER = "user"
 HOSTNAME = "sandbox"
@@ -66,22 +67,19 @@ def _remove(path: str | None) -> None:
         remove_tree(path)  # fd-based: symlinks planted inside are removed, never followed
 
 
-def _cleanup(worker: list, table: MountTable | None, temp_dir: str | None,
-             workspace_dir: str | None, home_dir: str | None) -> None:
+def _cleanup(worker: list, table: MountTable | None, *dirs: str | None) -> None:
     if worker:
         worker.pop().close()  # its jobs end before the directories go
     # a finalizer may run on a (restricted) worker thread: removing the instance's own
     # directories needs rights on the system temp root
-    unrestricted(_cleanup_host, table, temp_dir, workspace_dir, home_dir)
+    unrestricted(_cleanup_host, table, *dirs)
 
 
-def _cleanup_host(table: MountTable | None, temp_dir: str | None, workspace_dir: str | None,
-                  home_dir: str | None = None) -> None:
+def _cleanup_host(table: MountTable | None, *dirs: str | None) -> None:
     if table is not None:
         table.close()
-    _remove(temp_dir)
-    _remove(workspace_dir)
-    _remove(home_dir)
+    for d in dirs:
+        _remove(d)
 
 
 def command_dirs(registry: CommandRegistry | None) -> list[str]:
@@ -97,8 +95,10 @@ def floor_rules(table: MountTable, modules: list[str],
     """The Landlock rules of an instance's worker: its mount roots (through the table's
     held fds), the command packages ``modules``, the base rules, and TCP connect to the
     ports the network policy allows (none without one)."""
-    rules: list = [landlock.Rule(m.host_real, landlock.READ if m.read_only else landlock.WRITE,
-                                 fd=table.root_fd(m)) for m in table]
+    rules: list = [landlock.Rule(m.host_real, landlock.READ if m.read_only or m.overlay
+                                 else landlock.WRITE, fd=table.root_fd(m)) for m in table]
+    # an overlay mount's upper layer (and the work dir its copy-ups are built in)
+    rules += [landlock.Rule(area, landlock.WRITE) for area in table.overlay_areas()]
     rules += [landlock.Rule(p, landlock.READ) for p in modules]
     if network is not None:
         rules += [landlock.PortRule(p) for p in sorted(network.ports())]
@@ -123,8 +123,14 @@ class ExecCommand:
         home: str = HOME,
         kernel_floor: bool = True,
         network: Network | None = None,
+        overlay: bool = False,
+        overlay_dir: str | os.PathLike | None = None,
     ):
         self.workspace_dir = None if workspace_dir is None else os.fspath(workspace_dir)
+        self.overlay = overlay  # the workspace is the lower layer of a private upper layer
+        # where the upper layers live (default: a fresh pysh-overlay-<UUID> removed at the
+        # end; a restored snapshot brings its own, filled)
+        self.overlay_dir = None if overlay_dir is None else os.fspath(overlay_dir)
         self.home_dir = None if home_dir is None else os.fspath(home_dir)
         self.home = home
         self.workspace = workspace
@@ -139,6 +145,7 @@ class ExecCommand:
         self.ephemeral_workspace: str | None = None
         self.ephemeral_home: str | None = None
         self.table: MountTable | None = None
+        self.overlay_area: str | None = None
         self.network = network  # the embedder's network policy (None: curl/wget refuse)
         self.kernel_floor = kernel_floor  # False: the worker runs unrestricted (tests of one layer)
         self._worker: list[Worker] = []  # shared with the finalizer
@@ -150,7 +157,7 @@ class ExecCommand:
         root = system_temp_root()
         temp_dir = os.path.join(root, f"{TEMP_PREFIX}{new_uuid()}")
         os.mkdir(temp_dir, 0o700)
-        ephemeral = eph_home = None
+        ephemeral = eph_home = eph_overlay = None
         table = None
         try:
             ws_host = self.workspace_dir
@@ -158,8 +165,12 @@ class ExecCommand:
                 ephemeral = os.path.join(root, f"{WORKSPACE_PREFIX}{new_uuid()}")
                 os.mkdir(ephemeral, 0o700)
                 ws_host = ephemeral
-            mounts = [Mount(self.workspace, ws_host, self.read_only), Mount("/tmp", temp_dir),
-                      *self.extra_mounts]
+            mounts = [Mount(self.workspace, ws_host, self.read_only, self.overlay),
+                      Mount("/tmp", temp_dir), *self.extra_mounts]
+            area = self.overlay_dir
+            if area is None and any(m.overlay for m in mounts):
+                eph_overlay = area = os.path.join(root, f"{OVERLAY_PREFIX}{new_uuid()}")
+                os.mkdir(area, 0o700)
             if not any(m.virtual.rstrip("/") == self.home.rstrip("/") for m in mounts):
                 home_host = self.home_dir
                 if home_host is not None and not os.path.isdir(home_host):
@@ -169,15 +180,16 @@ class ExecCommand:
                     os.mkdir(eph_home, 0o700)
                     home_host = eph_home
                 mounts.append(Mount(self.home, home_host))
-            table = MountTable(mounts, allow_home=self.allow_home)
+            table = MountTable(mounts, allow_home=self.allow_home, overlay_area=area)
         except BaseException:
-            _cleanup_host(table, temp_dir, ephemeral, eph_home)
+            _cleanup_host(table, temp_dir, ephemeral, eph_home, eph_overlay)
             raise
         self.temp_dir, self.ephemeral_workspace, self.table = temp_dir, ephemeral, table
         self.ephemeral_home = eph_home
+        self.overlay_area = area
         self._worker = []
         self._finalizer = weakref.finalize(self, _cleanup, self._worker, table, temp_dir, ephemeral,
-                                           eph_home)
+                                           eph_home, eph_overlay)
         registry = self.registry
         core = Confinement(table, registry.names)
         env = synthetic_env(self.workspace, self.home)

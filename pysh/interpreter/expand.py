@@ -10,6 +10,7 @@ result: split on IFS and glob-active); ``BREAK`` forces a field boundary
 from __future__ import annotations
 
 import re
+import time
 from functools import lru_cache
 
 from pysh.interpreter import pattern as pat
@@ -27,6 +28,7 @@ LIT, QUOTED, EXP = 0, 1, 2
 BREAK = None
 
 DEFAULT_IFS = " \t\n"
+_PARTS_PER_POLL = 256  # word parts expanded between two deadline checks
 
 
 # Plans: what a word's expansion comes down to, worked out once per word (Word.run).
@@ -430,6 +432,17 @@ class Expander:
 
     # -- parts --------------------------------------------------------------
     async def expand_parts(self, parts: list, quoted: bool, assign: bool = False) -> list:
+        if len(parts) > _PARTS_PER_POLL:
+            # a word of a million parts (a here-doc of $x$x...): the deadline is polled
+            # and the event loop given its turn between runs of parts
+            out: list = []
+            budget = self.budget
+            for k in range(0, len(parts), _PARTS_PER_POLL):
+                budget.check()
+                if time.monotonic() >= budget.yield_at:
+                    await budget.pause()
+                out.extend(await self.expand_parts(parts[k:k + _PARTS_PER_POLL], quoted, assign))
+            return out
         segs: list = []
         q = QUOTED if quoted else None
         for p in parts:

@@ -21,7 +21,7 @@ from pysh.interpreter import pattern as pat
 from pysh.interpreter.arith_eval import ArithEvaluator, ArithRuntimeError
 from pysh.interpreter.errors import (
     AbortLine,
-    CircularRef,
+    CircularNameref,
     ExitShell,
     ExpansionError,
     LoopControl,
@@ -72,6 +72,8 @@ from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
 from pysh.shellkit.hints import hint_for
 
+NAMEREF_MAX = 8  # links a nameref chain may have (bash's)
+TRAP_DEPTH_MAX = 100  # trap handlers running inside one another (bash: until it crashes)
 _now = time.monotonic  # the fairness check at every command and loop round (Budget.pause)
 
 BASH_VERSION = "5.2.15(1)-release"
@@ -174,6 +176,7 @@ class Interp(Expander):
         self.pipestatus: list[int] = []  # bash makes PIPESTATUS at the first command
         self.cmdsub_status: int | None = None
         self.call_depth = 0
+        self.trap_depth = 0  # trap handlers running inside one another
         self.source_depth = 0
         # functions and sourced files being run, outermost first: (name, file, call line,
         # is a function); FUNCNAME, BASH_SOURCE, BASH_LINENO and caller read it
@@ -395,23 +398,20 @@ class Interp(Expander):
         return val
 
     def _resolve_nameref(self, name: str, *, warn: bool = True) -> str:
-        """The name at the end of a nameref chain; "" for a cycle (bash warns when the
-        chain comes back to where it started, and gives up silently after 8 links)."""
-        v = self.vars.lookup(name)
-        if v is None or not v.attrs & NAMEREF:
-            return name
-        orig, start = v, name
+        """The variable a nameref chain ends at; "" (no variable) for a cycle, with bash's
+        warning unless ``warn`` is off (find_variable_nameref: at most NAMEREF_MAX links)."""
+        first = name
+        orig = v = self.vars.lookup(name)
         level = 0
         while v is not None and v.attrs & NAMEREF and isinstance(v.value, str) and v.value:
             level += 1
-            if level > 8:
+            if level > NAMEREF_MAX:
                 return ""
-            prev = v
-            name = v.value
+            prev, name = v, v.value
             v = self.vars.lookup(name.partition("[")[0])
             if v is orig or v is prev:
                 if warn:
-                    self.deferred_diags.append(f"warning: {start}: circular name reference")
+                    self.deferred_diags.append(f"warning: {first}: circular name reference")
                 return ""
         return name
 
@@ -779,7 +779,7 @@ class Interp(Expander):
             saved, self.arith.text = self.arith.text, text
             try:
                 idx = self.arith.eval(index.node)
-            except ArithRuntimeError as e:
+            except (ArithError, ArithRuntimeError) as e:  # (a value that will not parse, too)
                 raise ExpansionError(str(e), status=1, action="discard") from None
             finally:
                 self.arith.text = saved
@@ -860,9 +860,10 @@ class Interp(Expander):
                     self._on_special_assign(name)
                 return
         if self.vars.lookup(name) is not None and self.vars.lookup(name).attrs & NAMEREF:
-            target = self._resolve_nameref(name, warn=False)
-            if not target:
-                raise CircularRef(name)
+            target = self._resolve_nameref(name)
+            if not target:  # a cycle (its warning comes with the error)
+                self.deferred_diags.clear()
+                raise CircularNameref(name)
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
@@ -1200,6 +1201,8 @@ class Interp(Expander):
                 if self.procsub_fds and len(self.procsub_fds) > mark:
                     self.close_procsubs(mark)  # x=<(cmd): closed when the line is done
         argv = await self.expand_words(words)
+        if self.deferred_diags:  # warnings of the expansions (a circular nameref)
+            await self._flush_diags()
         if not argv:
             try:
                 return await self._assignments_only(node)
@@ -1886,6 +1889,7 @@ class Interp(Expander):
         if error_prefix is None:
             error_prefix = lambda line: f"{self.argv0}: line {line}"  # noqa: E731
         self._poll_while_parsing(reader)
+        warn_where = None if getattr(self, "invocation", "") == "c" else self.argv0
         status = 0
         self.sync_option_vars()  # the options the shell was started with
         try:
@@ -1895,6 +1899,7 @@ class Interp(Expander):
                 except StopIteration:
                     break
                 except ParseError as e:
+                    await self._parse_warnings(reader, warn_where)
                     self.lineno = e.line
                     await self.err(e.format(error_prefix(e.line)) + "\n")
                     status = self.status = e.status
@@ -1902,8 +1907,7 @@ class Interp(Expander):
                     if self.interactive or (e.status == 1 and not e.incomplete):
                         continue
                     raise ExitShell(e.status) from None
-                for w_line, w_msg in reader.take_warnings():
-                    await self.err(f"{self.argv0}: line {w_line}: {w_msg}\n")
+                await self._parse_warnings(reader, warn_where)
                 if "verbose" in self.opts:
                     await self._echo_input(reader)
                 if "noexec" in self.opts:
@@ -1943,13 +1947,20 @@ class Interp(Expander):
         handler = self.traps.get(name)
         if not handler:
             return
+        # a handler that signals its own trap (trap 'kill -INT $$' INT) runs again inside
+        # itself: bash recurses until its stack overflows; here handlers nest TRAP_DEPTH_MAX
+        # deep at most (each level costs the Python stack an eval's worth of frames)
+        if self.trap_depth >= TRAP_DEPTH_MAX:
+            raise LimitExceeded("call depth", f"{TRAP_DEPTH_MAX} nested trap handlers")
         saved_status = self.status
         saved_ps = self.pipestatus
         saved = self.in_trap
         self.in_trap = True
+        self.trap_depth += 1
         try:
             await self.eval_string(handler)
         finally:
+            self.trap_depth -= 1
             self.in_trap = saved
             self.status = saved_status
             self.pipestatus = saved_ps
@@ -1983,12 +1994,12 @@ class Interp(Expander):
             except StopIteration:
                 break
             except ParseError as e:
+                await self._parse_warnings(reader, name or self.argv0)
                 self.last_parse_failed = True
                 await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
                                         if name is None else f"{name}: line {e.line}") + "\n")
                 return e.status
-            for w_line, w_msg in reader.take_warnings():
-                await self.err(f"{self.argv0}: line {w_line}: {w_msg}\n")
+            await self._parse_warnings(reader, name or self.argv0)
             if "verbose" in self.opts:
                 await self._echo_input(reader)
             try:
@@ -2000,6 +2011,13 @@ class Interp(Expander):
                     raise
                 status = self.status = e.status
         return status
+
+    async def _parse_warnings(self, reader, where: str | None) -> None:
+        """bash's warnings of the parse (a here-document ended by end of file):
+        ``WHERE: line N: warning: ...``, ``NAME: warning: ...`` without a WHERE (-c)."""
+        for w_line, w_msg in reader.take_warnings():
+            prefix = self.argv0 if where is None else f"{where}: line {w_line}"
+            await self.err(f"{prefix}: {w_msg}\n")
 
     async def _echo_input(self, reader) -> None:
         """set -v: the input lines a command was read from, as they are read."""
@@ -2067,9 +2085,16 @@ class Interp(Expander):
                 child.fds[k] = s
             stages.append((child, cmd, in_last, saved if in_last else None, stage_fds))
 
+        control: list[BaseException] = []  # return/exit/break out of a lastpipe stage
+
         async def run_stage(i, child, cmd, in_last, saved, stage_fds):
             try:
                 statuses[i] = await child._stage(cmd, in_last)
+            except (ReturnFromFunction, LoopControl, ExitShell, AbortLine) as e:
+                if not in_last:
+                    raise
+                control.append(e)  # raised after the group: from inside it, it comes wrapped
+                statuses[i] = getattr(e, "status", 0)
             finally:
                 if in_last:
                     for s in stage_fds.values():
@@ -2086,6 +2111,8 @@ class Interp(Expander):
             for i, (child, cmd, in_last, saved, stage_fds) in enumerate(stages):
                 tg.start_soon(run_stage, i, child, cmd, in_last, saved, stage_fds)
         self.set_pipestatus(statuses)
+        if control:
+            raise control[0]
         if "pipefail" in self.opts:
             for s in reversed(statuses):
                 if s:
@@ -2098,10 +2125,10 @@ class Interp(Expander):
             status = await self.execute(cmd)
         except BrokenPipe:
             status = STATUS_SIGPIPE
-        except (ExitShell, AbortLine) as e:
+        except (ExitShell, AbortLine, ReturnFromFunction) as e:
             if in_current_shell:
                 raise
-            status = e.status
+            status = e.status  # a stage is a subshell: return in a function's pipe ends it
         if not in_current_shell:
             try:
                 status = await self.run_exit_trap(status)
@@ -2219,7 +2246,7 @@ class Interp(Expander):
     async def _subshell_body(self, body) -> int:
         try:
             status = await self.run_list(body)
-        except (ExitShell, AbortLine) as e:
+        except (ExitShell, AbortLine, ReturnFromFunction) as e:  # ( return 3 ) in a function
             status = e.status
         return await self.run_exit_trap(status)
 
@@ -2483,6 +2510,9 @@ class Interp(Expander):
             status = 0 if await eval_cond(self, node.expr) else 1
         except InvalidRegex:
             status = 2
+        except (ArithError, ArithRuntimeError) as e:  # [[ x -eq . ]]: bash says so, status 1
+            await self.diag(f"[[: {e}")
+            status = 1
         except ExpansionError:
             raise
         except ShellError as e:
@@ -2619,7 +2649,9 @@ class Interp(Expander):
             stream.close()
 
     # -- Executor protocol (commands running commands) -------------------------------
-    async def run_argv(self, shell: Shell, argv: list[str]) -> int:
+    async def run_argv(self, shell: Shell, argv: list[str], builtin: str | None = None) -> int:
+        """Run ``argv`` for a command (env, xargs, timeout...) in a child of this shell;
+        ``builtin``: by that builtin, whatever ``argv[0]`` is."""
         child = self.fork()
         child.close_fds()
         child.fds = {k: s.dup() for k, s in shell.fds.items()}
@@ -2641,6 +2673,8 @@ class Interp(Expander):
             if name in child.funcs:
                 child.funcs.pop(name)
             try:
+                if builtin is not None:
+                    return await child._run_builtin(child.session.builtins[builtin], argv)
                 return await child.invoke(argv, by_program=True)
             except ExitShell as e:
                 return e.status
@@ -2761,7 +2795,7 @@ _DECL_BUILTINS = {"declare", "typeset", "local", "export", "readonly"}
 
 
 def _circular(name: str):
-    raise CircularRef(name)
+    raise CircularNameref(name)
 
 
 def _valid_name(name: str) -> bool:

@@ -179,4 +179,9 @@ async def command(shell, argv: list[str]) -> int:
     if shell.executor is None:
         await shell.error(argv[0], "no interpreter to run a shell")
         return 127
+    if "/" in argv[0]:
+        # a path to one of them (/bin/sh, //bin/sh, /bin/../bin/[, ./test in /usr/bin): the
+        # builtin of that name runs it, $0 as named; run by the path again, it would come
+        # back here
+        return await shell.executor.run_argv(shell, argv, builtin=argv[0].rpartition("/")[2])
     return await shell.executor.run_argv(shell, argv)

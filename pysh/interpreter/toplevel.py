@@ -13,7 +13,7 @@ from pysh.interpreter.builtins_core import BUILTINS
 from pysh.interpreter.errors import ExitShell
 from pysh.interpreter.exec_command import USER, ExecCommand
 from pysh.interpreter.runner import Interp, Session
-from pysh.shellkit import Budget, Interrupted, LimitExceeded
+from pysh.shellkit import BrokenPipe, Budget, Interrupted, LimitExceeded
 
 
 def make_session(ex: ExecCommand) -> Session:
@@ -101,6 +101,8 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
         return 130
     except ExitShell as e:
         status = e.status
+    except BrokenPipe:  # the shell itself wrote to a closed stdout: bash dies of SIGPIPE
+        return 141
     except BaseExceptionGroup as eg:  # noqa: F821 - a limit raised inside a task group
         limit = _first(eg, LimitExceeded)
         if limit is not None:
@@ -111,6 +113,8 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
         ex = _first(eg, ExitShell)
         if ex is not None:
             return ex.status
+        if _first(eg, BrokenPipe) is not None:
+            return 141
         await report(f"{interp.argv0}: internal error ({_describe(eg)})\n")
         return 1
     except Exception as e:  # noqa: BLE001 - never a traceback in the script's output

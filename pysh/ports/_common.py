@@ -557,9 +557,12 @@ def vrealpath(shell: Shell, vpath: str) -> str:
 
 
 def vunlink(shell: Shell, vpath: str) -> None:
-    host = host_of(shell, vpath, follow=False, write=True)
-    with HeldDir(host, vpath) as d:
-        d.unlink()
+    """Remove the name ``vpath`` through the core (in an overlay mount a lower file is
+    hidden, which no unlink of a host path can do)."""
+    try:
+        shell.core.unlink(shell.abspath(vpath))
+    except FileSystemError as e:
+        raise FileSystemError(e.errno, vpath) from None
 
 
 def vlistdir(shell: Shell, vpath: str) -> list[tuple[str, str]]:

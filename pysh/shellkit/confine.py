@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.mounts import Mount, MountTable, is_under, split_components
+from pysh.shellkit.overlay import Layer, lower_visible, merged_dir_stat, merged_entries, touch_dir
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -70,6 +71,7 @@ _O_WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _LEAF_FLAGS = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK
 _S_IFMT, _S_IFREG, _S_IFDIR = 0o170000, _stat.S_IFREG, _stat.S_IFDIR
 _DIR_FLAGS = os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
+_DIR_READ = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def _make_openat2():
@@ -126,6 +128,13 @@ def _openat2(dir_fd: int, rel: str) -> int:
     return -1 if fd is None else fd
 
 
+def _last_errno() -> int:
+    """The errno of the last failed openat2 (ctypes keeps its own copy)."""
+    import ctypes  # already loaded: openat2 is made with it
+
+    return ctypes.get_errno()
+
+
 def open_canonical_dir(host_path: str) -> int | None:
     """An ``O_PATH`` fd of ``host_path``, a canonical host directory as door B returned it,
     opened without following any symlink on the way: a component swapped for a link since
@@ -164,11 +173,29 @@ class Resolved:
     owned: bool = False
     fdnum: int = -1  # STREAM: which shell fd
     st: os.stat_result | None = None  # lstat of the leaf, when the walk already made one
+    # In an overlay mount: ``dir_fd`` is the directory of the layer that holds the leaf
+    # (for a missing leaf: the upper parent, or an empty directory when the parent has no
+    # upper copy yet: never a lower directory). ``udir``/``ldir`` are the parent in each
+    # layer (-1: none), ``where`` is "u", "l" or "" (missing), ``rel`` the leaf's path
+    # below the mount root. Writes go through ``Confinement._up`` first.
+    layer: Layer | None = None
+    udir: int = -1
+    ldir: int = -1
+    uown: bool = False
+    lown: bool = False
+    where: str = ""
+    rel: str = ""
 
     def close(self) -> None:
         if self.owned:
             self.owned = False
             os.close(self.dir_fd)
+        if self.uown:
+            self.uown = False
+            os.close(self.udir)
+        if self.lown:
+            self.lown = False
+            os.close(self.ldir)
 
     def __enter__(self) -> Resolved:
         return self
@@ -182,21 +209,39 @@ class Resolved:
 
 
 class _Walk:
-    """Mutable state of one walk: where we are, and which fds we own."""
+    """Mutable state of one walk: where we are, and which fds we own.
 
-    __slots__ = ("mount", "stack", "loc")
+    In an overlay mount ``stack`` holds the upper layer's directory fds and ``lstack``
+    the lower layer's, level by level (-1 where that layer has no such directory, or
+    its directory is hidden); ``base`` is the number of components of the mount point."""
+
+    __slots__ = ("mount", "stack", "loc", "layer", "lstack", "base")
 
     def __init__(self) -> None:
         self.mount: Mount | None = None  # None: in the synthetic part of the namespace
         self.stack: list[int] = []  # host dir fds from the mount root down; [0] is borrowed
         self.loc: list[str] = []  # canonical virtual components of where we are
+        self.layer: Layer | None = None
+        self.lstack: list[int] = []
+        self.base = 0
 
     def reset(self) -> None:
         for fd in self.stack[1:]:
-            os.close(fd)
+            if fd >= 0:
+                os.close(fd)
+        for fd in self.lstack[1:]:
+            if fd >= 0:
+                os.close(fd)
         self.stack = []
+        self.lstack = []
+        self.layer = None
         self.mount = None
         self.loc = []
+
+    def rel(self, extra: str) -> str:
+        """The path of ``extra`` in the current directory, below the mount root."""
+        parts = self.loc[self.base:]
+        return "/".join(parts) + "/" + extra if parts else extra
 
     def vpath(self, extra: str | None = None) -> str:
         parts = self.loc if extra is None else [*self.loc, extra]
@@ -255,12 +300,28 @@ class Confinement:
         return None
 
     # --------------------------------------------------------------- the walk
-    def resolve(self, path: str, follow: bool = True) -> Resolved:
+    def resolve(self, path: str, follow: bool = True, write: bool = False) -> Resolved:
         """Walk absolute virtual ``path``; the leaf is followed if ``follow`` (or a trailing '/').
 
         The leaf of a HOST result may not exist; every component before it does.
         Raises FileSystemError (ENOENT, ENOTDIR, EACCES for an escape, ELOOP).
+
+        ``write``: the caller will create, replace or change the leaf by acting on
+        ``dir_fd`` itself. In an overlay mount ``dir_fd`` is then the upper layer's
+        directory (copied up on demand) and an existing lower leaf is copied up first;
+        without it ``dir_fd`` may be a lower directory, which must never be written.
+        (Removing a name is :meth:`remove`: a lower entry is hidden, not unlinked.)
         """
+        res = self._resolve(path, follow)
+        if write and res.layer is not None:
+            try:
+                self._up(res, path, "data")
+            except BaseException:
+                res.close()
+                raise
+        return res
+
+    def _resolve(self, path: str, follow: bool) -> Resolved:
         if not path.startswith("/"):
             raise _err(errno.ENOENT, path)
         if "\0" in path:
@@ -292,6 +353,8 @@ class Confinement:
         m, rest = hit
         if not rest or self.table.has_nested[m.virtual]:
             return None
+        if m.overlay:
+            return self._resolve_fast_ov(vpath, m, rest, follow)
         root_fd = self.table.root_fd(m)
         parent, _, leaf = rest.rpartition("/")
         if parent:
@@ -317,6 +380,39 @@ class Confinement:
         res.st = st
         return res
 
+    def _resolve_fast_ov(self, vpath: str, m: Mount, rest: str, follow: bool) -> Resolved | None:
+        """The fast path in an overlay mount: the parent opened in both layers with one
+        openat2 each. Only when nothing on the way is hidden, and either the upper layer
+        has the whole parent (its directories win at every level) or has none of some
+        level on (then the lower one, free of links, is the merged path)."""
+        layer = self.table.layer(m)
+        parent, _, leaf = rest.rpartition("/")
+        if parent and layer.hidden and layer.is_hidden(parent):
+            return None
+        u, l = layer.upper_fd, self.table.root_fd(m)
+        if parent:
+            u = _openat2(layer.upper_fd, parent)
+            if u < 0 and _last_errno() != errno.ENOENT:
+                return None  # a file or a link in the upper layer on the way: walk
+            l = _openat2(l, parent)
+            if l < 0 and u < 0:
+                return None
+        w = _Walk()  # the two levels (root, parent) as the walk would hold them
+        w.mount, w.layer, w.loc = m, layer, split_components(parent)
+        if parent:
+            w.stack, w.lstack = [layer.upper_fd, u], [self.table.root_fd(m), l]
+        else:
+            w.stack, w.lstack = [u], [l]
+        try:
+            where, st = self._ov_lookup(w, leaf, vpath)
+        except FileSystemError:
+            w.reset()
+            return None
+        if where and follow and _stat.S_ISLNK(st.st_mode):
+            w.reset()
+            return None
+        return self._ov_leaf(w, leaf, vpath, where, st)
+
     def _resolve_walk(self, path: str, comps: list[str], follow: bool) -> Resolved:
         trailing = path.endswith("/") or path.endswith("/.")
         trailing = trailing and bool(comps)
@@ -337,13 +433,23 @@ class Confinement:
                 here = w.vpath(comp)
                 m = self.table.get(here)
                 if m is not None:  # a mount point shadows whatever is beneath it
-                    w.reset()
-                    w.mount, w.stack, w.loc = m, [self.table.root_fd(m)], split_components(here)
+                    self._enter(w, m, split_components(here))
                     continue
                 if w.mount is None:
                     res = self._step_synthetic(w, comp, here, is_last, path)
                     if res is not None:
                         return res
+                    continue
+                if w.layer is not None:  # in a directory of an overlay mount
+                    step = self._ov_step(w, comp, here, is_last, follow, trailing, path)
+                    if step is None:
+                        continue
+                    if isinstance(step, Resolved):
+                        return step
+                    links += 1
+                    if links > MAX_SYMLINKS:
+                        raise _err(errno.ELOOP, path)
+                    self._push_link(w, step, pending, path)
                     continue
                 # In a host directory.
                 dfd = w.stack[-1]
@@ -402,9 +508,26 @@ class Confinement:
             code = errno.ENOTDIR if e.errno == errno.EINVAL else e.errno
             raise _err(code, path) from None
 
+    def _enter(self, w: _Walk, m: Mount, loc: list[str]) -> None:
+        """Stand at the root of mount ``m`` (both layers' roots for an overlay mount)."""
+        w.reset()
+        w.mount, w.loc = m, loc
+        root = self.table.root_fd(m)
+        layer = self.table.layer(m) if m.overlay else None
+        if layer is None:
+            w.stack = [root]
+        else:
+            w.layer, w.stack, w.lstack, w.base = layer, [layer.upper_fd], [root], len(loc)
+
     def _dotdot(self, w: _Walk, pending: list, from_link: Mount | None, path: str) -> None:
         if w.mount is not None and len(w.stack) > 1:
-            os.close(w.stack.pop())
+            fd = w.stack.pop()
+            if fd >= 0:
+                os.close(fd)
+            if w.lstack:
+                fd = w.lstack.pop()
+                if fd >= 0:
+                    os.close(fd)
             w.loc.pop()
             return
         if w.mount is not None:  # at a mount root
@@ -453,6 +576,8 @@ class Confinement:
 
     def _leaf(self, w: _Walk, name: str, vpath: str) -> Resolved:
         """Hand the current directory fd and ``name`` to the caller (it now owns the fd)."""
+        if w.layer is not None:
+            return self._ov_leaf(w, name, vpath, *self._ov_lookup(w, name, vpath))
         dfd = w.stack[-1]
         owned = len(w.stack) > 1
         if owned:
@@ -468,22 +593,123 @@ class Confinement:
             return Resolved(vpath, SYNTHETIC)
         if len(w.stack) == 1:
             res = Resolved(vpath, HOST, w.mount, w.stack[0], ".", False)
+            if w.layer is not None:
+                res.layer, res.udir, res.ldir, res.where = w.layer, w.stack[0], w.lstack[0], "u"
             w.reset()
             return res
         # Re-express the directory as (parent fd, name) so that it can be removed or renamed.
         name = w.loc[-1]
-        os.close(w.stack.pop())
-        w.loc.pop()
+        self._dotdot(w, [], None, vpath)
         return self._leaf(w, name, vpath)
+
+    # ------------------------------------------------------------ the union walk
+    def _ov_step(self, w: _Walk, comp: str, here: str, is_last: bool, follow: bool,
+                 trailing: bool, path: str) -> Resolved | str | None:
+        """One component in a directory of an overlay mount: the upper layer's entry wins,
+        else the lower layer's unless it is hidden. Returns the result (the last component),
+        None (entered a directory), or a symlink's target for the walk to follow."""
+        if is_last:
+            where, st = self._ov_lookup(w, comp, path)
+            if not where:
+                if follow and self.table.synthetic_children(here) is not None:
+                    w.reset()
+                    w.loc = split_components(here)
+                    return None
+                return self._ov_leaf(w, comp, here, where, st)
+            if follow:
+                if _stat.S_ISLNK(st.st_mode):
+                    return self._readlink_at(w.stack[-1] if where == "u" else w.lstack[-1],
+                                             comp, path)
+                if trailing and not _stat.S_ISDIR(st.st_mode):
+                    raise _err(errno.ENOTDIR, path)
+            return self._ov_leaf(w, comp, here, where, st)
+        ufd, lfd = w.stack[-1], w.lstack[-1]
+        if lfd >= 0 and w.layer.hidden and w.rel(comp) in w.layer.hidden:
+            lfd = -1
+        if ufd >= 0:
+            fd, target = self._open_step(ufd, comp, path)
+            if fd >= 0:
+                lower = -1
+                if lfd >= 0:  # the lower half of a merged directory, if it is one
+                    try:
+                        lower = os.open(comp, _DIR_FLAGS, dir_fd=lfd)
+                    except OSError:
+                        pass
+                w.stack.append(fd)
+                w.lstack.append(lower)
+                w.loc.append(comp)
+                return None
+            if target is not None:
+                return target
+        if lfd >= 0:
+            fd, target = self._open_step(lfd, comp, path)
+            if fd >= 0:
+                w.stack.append(-1)
+                w.lstack.append(fd)
+                w.loc.append(comp)
+                return None
+            if target is not None:
+                return target
+        if self.table.synthetic_children(here) is not None:
+            w.reset()
+            w.loc = split_components(here)
+            return None
+        raise _err(errno.ENOENT, path)
+
+    def _open_step(self, dfd: int, comp: str, path: str) -> tuple[int, str | None]:
+        """(directory fd, None), (-1, a symlink's target) or (-1, None) when missing."""
+        try:
+            return os.open(comp, _DIR_FLAGS, dir_fd=dfd), None
+        except OSError as e:
+            if e.errno == errno.ENOENT:
+                return -1, None
+            if e.errno not in (errno.ENOTDIR, errno.ELOOP):
+                raise _err(e.errno, path) from None
+        return -1, self._readlink_at(dfd, comp, path)  # ENOTDIR unless a symlink
+
+    @staticmethod
+    def _ov_lookup(w: _Walk, name: str, path: str) -> tuple[str, os.stat_result | None]:
+        """Which layer shows ``name`` in the current directory ("u", "l" or "") and its lstat."""
+        ufd, lfd = w.stack[-1], w.lstack[-1]
+        if lfd >= 0 and w.layer.hidden and w.rel(name) in w.layer.hidden:
+            lfd = -1
+        for where, dfd in (("u", ufd), ("l", lfd)):
+            if dfd >= 0:
+                try:
+                    return where, os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                except FileNotFoundError:
+                    pass
+                except OSError as e:
+                    raise _err(e.errno, path) from None
+        return "", None
+
+    def _ov_leaf(self, w: _Walk, name: str, vpath: str, where: str,
+                 st: os.stat_result | None) -> Resolved:
+        layer, mount, rel = w.layer, w.mount, w.rel(name)
+        udir, ldir = w.stack.pop(), w.lstack.pop()
+        deep = bool(w.stack)  # the popped level is not the mount root (borrowed fds)
+        w.reset()
+        if where == "u":
+            dfd = udir
+        elif where == "l":
+            dfd = ldir
+        else:  # never a lower directory: a lookup there could find a hidden entry
+            dfd = udir if udir >= 0 else layer.empty_fd
+        return Resolved(vpath, HOST, mount, dfd, name, False, st=st, layer=layer, udir=udir,
+                        ldir=ldir, uown=deep and udir >= 0, lown=deep and ldir >= 0,
+                        where=where, rel=rel)
 
     # ------------------------------------------------------- host <-> virtual
     def host_path(self, res: Resolved) -> Path:
         """Canonical host path of a HOST resolution (every component before the leaf is real)."""
         m = res.mount
         assert m is not None
-        rel = res.vpath[len(m.virtual):]
         from pathlib import Path  # only door B needs it: kept off the start-up path
 
+        if res.layer is not None:  # the layer that holds the leaf (upper when it is new)
+            root = m.host_real if res.where == "l" else res.layer.upper
+            return Path(root + "/" + res.rel if res.rel else root)
+        rel = res.vpath[len(m.virtual):]
         return Path(m.host_real + rel)
 
     def to_virtual(self, host_path: str | os.PathLike) -> str:
@@ -544,6 +770,165 @@ class Confinement:
     def _follow_leaf(self, vpath: str) -> Resolved:
         return self.resolve(vpath, follow=True)
 
+    # ------------------------------------------------------------- overlay writes
+    def _up(self, res: Resolved, vpath: str, copy: str = "") -> None:
+        """Make an overlay leaf act on the upper layer: its parent directory is copied up
+        on demand (the directories on the way made with the lower ones' modes), and with
+        ``copy`` ("data": a file with its content; "meta": empty, with its mode) an
+        existing lower leaf too (a symlink as a symlink, a directory without its entries).
+        Afterwards ``res.dir_fd`` is the upper parent."""
+        layer = res.layer
+        if layer is None or res.where == "u":
+            return
+        if res.udir < 0:
+            comps = res.rel.split("/")[:-1]
+            res.udir = layer.upper_dirs(self.table.root_fd(res.mount), comps, vpath)
+            res.uown = True
+        if res.where == "l" and copy:
+            layer.copy_up(res.ldir, res.udir, res.name, vpath, res.rel, data=copy == "data")
+            res.where, res.st = "u", None
+        res.dir_fd = res.udir
+
+    def _up_existing(self, res: Resolved, vpath: str, modify: bool = True) -> None:
+        """Copy an existing overlay leaf up before it is changed in place (chmod, utime,
+        a write): the hard-link rule is judged on the lower file first."""
+        if res.layer is None or res.where == "u":
+            return
+        if not res.where:
+            raise _err(errno.ENOENT, vpath)
+        st = res.st or self._lstat(res, vpath)
+        if modify and _stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+            raise _err(errno.EPERM, vpath)  # its other names may lie outside
+        check_node(st, vpath, False)
+        self._up(res, vpath, "data")
+
+    @staticmethod
+    def _lstat(res: Resolved, vpath: str) -> os.stat_result:
+        try:
+            return os.stat(res.name, dir_fd=res.dir_fd, follow_symlinks=False)
+        except OSError as e:
+            raise _err(e.errno, vpath) from None
+
+    def _ov_open_dirs(self, res: Resolved, vpath: str) -> tuple[int, int]:
+        """Readable fds of an overlay directory in each layer (-1 where it has none)."""
+        if not res.where:
+            raise _err(errno.ENOENT, vpath)
+        layer = res.layer
+        if res.is_mount_root:
+            name, ufd_parent, lfd_parent = ".", res.udir, res.ldir
+        else:
+            name, ufd_parent = res.name, res.udir if res.where == "u" else -1
+            lfd_parent = res.ldir if res.ldir >= 0 and not layer.is_hidden(res.rel) else -1
+        ufd = lfd = -1
+        try:
+            if ufd_parent >= 0:
+                ufd = os.open(name, _DIR_READ, dir_fd=ufd_parent)
+            if lfd_parent >= 0:
+                try:
+                    lfd = os.open(name, _DIR_READ, dir_fd=lfd_parent)
+                except OSError:
+                    if ufd < 0:
+                        raise
+        except OSError as e:
+            if ufd >= 0:
+                os.close(ufd)
+            raise _err(e.errno, vpath) from None
+        return ufd, lfd
+
+    def _ov_is_empty(self, res: Resolved, vpath: str) -> bool:
+        ufd, lfd = self._ov_open_dirs(res, vpath)
+        try:
+            return not merged_entries(res.layer, ufd, lfd, res.rel)
+        finally:
+            for fd in (ufd, lfd):
+                if fd >= 0:
+                    os.close(fd)
+
+    def _ov_remove(self, res: Resolved, vpath: str, is_dir: bool) -> None:
+        """unlink/rmdir in an overlay mount: the upper entry goes, a lower one is hidden."""
+        if not res.where:
+            raise _err(errno.ENOENT, vpath)
+        layer = res.layer
+        st = res.st or self._lstat(res, vpath)
+        if is_dir:
+            if not _stat.S_ISDIR(st.st_mode):
+                raise _err(errno.ENOTDIR, vpath)
+            if not self._ov_is_empty(res, vpath):
+                raise _err(errno.ENOTEMPTY, vpath)
+        elif _stat.S_ISDIR(st.st_mode):
+            raise _err(errno.EISDIR, vpath)
+        with layer.lock:
+            in_lower = lower_visible(layer, res.ldir, res.name, res.rel)
+            if in_lower:
+                layer.note_base_at(res.ldir, res.name, res.rel)
+            if res.where == "u":
+                try:
+                    (os.rmdir if is_dir else os.unlink)(res.name, dir_fd=res.udir)
+                except OSError as e:
+                    raise _err(e.errno, vpath) from None
+            if in_lower:
+                layer.hide(res.rel)
+                if res.where == "l":  # the directory changed, as an unlink would change it
+                    self._up(res, vpath)
+                    touch_dir(res.udir)
+
+    def _ov_rename(self, rs: Resolved, rd: Resolved, src: str, dst: str) -> None:
+        """rename in an overlay mount: the source is copied up (a merged directory with
+        everything the merged view shows beneath it) and renamed in the upper layer; the
+        lower entries at both names are hidden."""
+        layer = rs.layer
+        if not rs.where:
+            raise _err(errno.ENOENT, src)
+        sst = rs.st or self._lstat(rs, src)
+        src_dir = _stat.S_ISDIR(sst.st_mode)
+        if rd.where:
+            if rd.rel == rs.rel:
+                return
+            dst_dir = _stat.S_ISDIR((rd.st or self._lstat(rd, dst)).st_mode)
+            if dst_dir and not src_dir:
+                raise _err(errno.EISDIR, src, dst)
+            if src_dir and not dst_dir:
+                raise _err(errno.ENOTDIR, src, dst)
+            if dst_dir and not self._ov_is_empty(rd, dst):
+                raise _err(errno.ENOTEMPTY, src, dst)
+        if src_dir and rd.rel.startswith(rs.rel + "/"):
+            raise _err(errno.EINVAL, src, dst)
+        with layer.lock:
+            src_lower = lower_visible(layer, rs.ldir, rs.name, rs.rel)
+            if not src_dir:
+                self._up_existing(rs, src, modify=False)
+            else:
+                self._up(rs, src, "data")
+                if src_lower:  # a merged directory: all of it comes up
+                    try:
+                        ufd = os.open(rs.name, _DIR_FLAGS, dir_fd=rs.udir)
+                    except OSError as e:
+                        raise _err(e.errno, src) from None
+                    try:
+                        lfd = os.open(rs.name, _DIR_FLAGS, dir_fd=rs.ldir)
+                    except OSError:
+                        lfd = -1
+                    try:
+                        if lfd >= 0:
+                            layer.copy_up_tree(ufd, lfd, rs.rel, src)
+                    finally:
+                        os.close(ufd)
+                        if lfd >= 0:
+                            os.close(lfd)
+            self._check_moved_tree(rs, rd, src)
+            self._up(rd, dst)
+            dst_lower = lower_visible(layer, rd.ldir, rd.name, rd.rel)
+            if dst_lower:
+                layer.note_base_at(rd.ldir, rd.name, rd.rel)
+            try:
+                os.rename(rs.name, rd.name, src_dir_fd=rs.udir, dst_dir_fd=rd.udir)
+            except OSError as e:
+                raise _err(e.errno, src, dst) from None
+            if src_lower:
+                layer.hide(rs.rel)
+            if dst_lower:
+                layer.hide(rd.rel)
+
     # ------------------------------------------------------------ operations
     def open(self, vpath: str, flags: int, mode: int = 0o666) -> int:
         """Open a HOST or DEVICE node; returns a host fd the caller owns."""
@@ -564,6 +949,8 @@ class Confinement:
                     if vpath.endswith("/"):
                         raise _err(errno.EISDIR, vpath)
                 try:
+                    if res.layer is not None:
+                        return self._ov_open(res, flags, mode, vpath, write)
                     return open_leaf(res.name, flags, mode, res.dir_fd, vpath)
                 except FileSystemError as e:
                     if e.errno == errno.ELOOP and res.name != ".":
@@ -575,16 +962,38 @@ class Confinement:
                     raise
         raise _err(errno.ELOOP, vpath)
 
+    def _ov_open(self, res: Resolved, flags: int, mode: int, vpath: str, write: bool) -> int:
+        if write and res.where == "l":
+            st = res.st or self._lstat(res, vpath)
+            if _stat.S_ISLNK(st.st_mode):
+                raise _err(errno.ELOOP, vpath)  # the caller follows it
+            if flags & os.O_CREAT and flags & os.O_EXCL:
+                raise _err(errno.EEXIST, vpath)
+            if _stat.S_ISDIR(st.st_mode):
+                raise _err(errno.EISDIR, vpath)
+            check_node(st, vpath, True)
+            self._up(res, vpath, "meta" if flags & os.O_TRUNC else "data")
+        elif write:
+            self._up(res, vpath)
+        fd = open_leaf(res.name, flags, mode, res.dir_fd, vpath)
+        if res.where == "l":
+            res.layer.note_base(res.rel, os.fstat(fd))
+        return fd
+
     def stat(self, vpath: str, follow: bool = True) -> os.stat_result:
         res = self.resolve(vpath, follow=follow)
         with res:
             if res.kind == HOST:
-                if res.st is not None:
-                    return res.st
-                try:
-                    return os.stat(res.name, dir_fd=res.dir_fd, follow_symlinks=False)
-                except OSError as e:
-                    raise _err(e.errno, vpath) from None
+                st = res.st
+                if st is None:
+                    try:
+                        st = os.stat(res.name, dir_fd=res.dir_fd, follow_symlinks=False)
+                    except OSError as e:
+                        raise _err(e.errno, vpath) from None
+                if res.where == "u" and _stat.S_ISDIR(st.st_mode):
+                    name = res.name if not res.is_mount_root else "."
+                    st = merged_dir_stat(res.layer, st, res.udir, res.ldir, name, res.rel)
+                return st
             return self._node_stat(res)
 
     def _node_stat(self, res: Resolved) -> os.stat_result:
@@ -638,14 +1047,7 @@ class Confinement:
                 return out
             if res.kind != HOST:
                 raise _err(errno.ENOTDIR, vpath)
-            fd = self._open_dir(res, vpath)
-            try:
-                entries = []
-                with os.scandir(fd) as it:
-                    for e in it:
-                        entries.append((e.name, _entry_type(e)))
-            finally:
-                os.close(fd)
+            entries = self.list_resolved(res, vpath)
             # Mount points beneath this directory show up even where the host has no entry.
             names = {n for n, _ in entries}
             for m in self.table:
@@ -654,6 +1056,33 @@ class Confinement:
                     if leaf not in names:
                         entries.append((leaf, "d"))
             return entries
+
+    def list_resolved(self, res: Resolved, vpath: str) -> list[tuple[str, str]]:
+        """(name, type) of the HOST directory a caller resolved (both layers of an overlay
+        mount merged); no mount points."""
+        fd, ov = self._open_level(res, vpath)
+        try:
+            return [(name, t) for name, t, _ in self._list_level(fd, ov)]
+        except OSError as e:
+            raise _err(e.errno, vpath) from None
+        finally:
+            _close_level(fd, ov)
+
+    def _open_level(self, res: Resolved, vpath: str) -> tuple[int, tuple | None]:
+        """A readable directory to list: (fd, None), or in an overlay mount (upper fd or -1,
+        (layer, lower fd or -1, path below the root))."""
+        if res.layer is None:
+            return self._open_dir(res, vpath), None
+        ufd, lfd = self._ov_open_dirs(res, vpath)
+        return ufd, (res.layer, lfd, res.rel)
+
+    @staticmethod
+    def _list_level(fd: int, ov: tuple | None) -> list[tuple[str, str, int]]:
+        """(name, type, fd of the directory holding it) of a directory from _open_level."""
+        if ov is not None:
+            return merged_entries(ov[0], fd, ov[1], ov[2])
+        with os.scandir(fd) as it:
+            return [(e.name, _entry_type(e), fd) for e in it]
 
     @staticmethod
     def _open_dir(res: Resolved, vpath: str) -> int:
@@ -671,6 +1100,10 @@ class Confinement:
             if res.is_mount_root:
                 raise _err(errno.EEXIST, vpath)
             self._writable(res, vpath)
+            if res.layer is not None:
+                if res.where:
+                    raise _err(errno.EEXIST, vpath)
+                self._up(res, vpath)
             try:
                 os.mkdir(res.name, mode & 0o1777, dir_fd=res.dir_fd)
             except OSError as e:
@@ -679,20 +1112,23 @@ class Confinement:
     def unlink(self, vpath: str) -> None:
         res = self.resolve(vpath.rstrip("/") or "/", follow=False)
         with res:
-            self._removable(res, vpath)
-            try:
-                os.unlink(res.name, dir_fd=res.dir_fd)
-            except OSError as e:
-                raise _err(e.errno, vpath) from None
+            self.remove(res, vpath)
 
     def rmdir(self, vpath: str) -> None:
         res = self.resolve(vpath.rstrip("/") or "/", follow=False)
         with res:
-            self._removable(res, vpath)
-            try:
-                os.rmdir(res.name, dir_fd=res.dir_fd)
-            except OSError as e:
-                raise _err(e.errno, vpath) from None
+            self.remove(res, vpath, True)
+
+    def remove(self, res: Resolved, vpath: str, is_dir: bool = False) -> None:
+        """unlink (rmdir if ``is_dir``) the leaf of a resolution (``follow=False``) made by
+        the caller; in an overlay mount the lower entry is hidden."""
+        self._removable(res, vpath)
+        if res.layer is not None:
+            return self._ov_remove(res, vpath, is_dir)
+        try:
+            (os.rmdir if is_dir else os.unlink)(res.name, dir_fd=res.dir_fd)
+        except OSError as e:
+            raise _err(e.errno, vpath) from None
 
     def _removable(self, res: Resolved, vpath: str) -> None:
         if res.kind != HOST:
@@ -717,6 +1153,8 @@ class Confinement:
                     if rs.mount is not rd.mount:
                         raise _err(errno.EXDEV, src, dst)
                     self._check_moved_link(rs, rd, src)
+                    if rs.layer is not None:
+                        return self._ov_rename(rs, rd, src, dst)
                     self._check_moved_tree(rs, rd, src)
                     try:
                         os.rename(rs.name, rd.name, src_dir_fd=rs.dir_fd, dst_dir_fd=rd.dir_fd)
@@ -738,6 +1176,10 @@ class Confinement:
             with res:
                 self._removable(res, vpath)
                 stored = self._stored_target(target, res, vpath)
+                if res.layer is not None:
+                    if res.where:
+                        raise _err(errno.EEXIST, vpath)
+                    self._up(res, vpath)
                 try:
                     os.symlink(stored, res.name, dir_fd=res.dir_fd)
                 except OSError as e:
@@ -850,6 +1292,13 @@ class Confinement:
                     if rs.mount is not rd.mount:
                         raise _err(errno.EXDEV, src, dst)
                     self._check_moved_link(rs, rd, dst)
+                    if rs.layer is not None:
+                        if rd.where:
+                            raise _err(errno.EEXIST, dst)
+                        if rs.where and _stat.S_ISDIR((rs.st or self._lstat(rs, src)).st_mode):
+                            raise _err(errno.EPERM, dst)
+                        self._up_existing(rs, src, modify=False)
+                        self._up(rd, dst)
                     try:
                         os.link(rs.name, rd.name, src_dir_fd=rs.dir_fd, dst_dir_fd=rd.dir_fd,
                                 follow_symlinks=False)
@@ -912,6 +1361,10 @@ class Confinement:
             if res.kind != HOST:
                 raise _err(errno.EACCES, vpath)
             self._writable(res, vpath)
+            if res.where == "l":
+                if _stat.S_ISLNK((res.st or self._lstat(res, vpath)).st_mode):
+                    raise _err(errno.EOPNOTSUPP, vpath)  # symlinks have no mode on Linux
+                self._up_existing(res, vpath)
             try:
                 fd = os.open(res.name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=res.dir_fd)
             except OSError as e:
@@ -936,6 +1389,7 @@ class Confinement:
             if res.kind != HOST:
                 raise _err(errno.EACCES, vpath)
             self._writable(res, vpath)
+            self._up_existing(res, vpath)
             try:
                 st = res.st or os.stat(res.name, dir_fd=res.dir_fd, follow_symlinks=False)
                 if st.st_nlink > 1 and _stat.S_ISREG(st.st_mode):
@@ -978,6 +1432,12 @@ class Confinement:
                 raise _err(errno.EACCES, vpath)
             if write:
                 self._writable(res, vpath)
+                if res.layer is not None:  # the library writes the upper layer's copy
+                    if res.where == "l":
+                        check_node(res.st or self._lstat(res, vpath), vpath, True)
+                    self._up(res, vpath, "data")
+            elif res.where == "l":
+                res.layer.note_base_at(res.ldir, res.name, res.rel)
             # Never hand out the path of a FIFO, socket or device (a library would
             # block opening it), nor one for writing a file with other hard links.
             st = res.st
@@ -1010,44 +1470,48 @@ class Confinement:
                     onerror(_err(errno.ENOTDIR, top))
                 return
             try:
-                fd = self._open_dir(res, top)
+                fd, ov = self._open_level(res, top)
             except FileSystemError as e:
                 if onerror:
                     onerror(e)
                 return
-        yield from self._walk_fd(fd, top.rstrip("/") or "/", res.vpath, follow_symlinks, onerror, set())
+        yield from self._walk_fd(fd, top.rstrip("/") or "/", res.vpath, follow_symlinks, onerror,
+                                 set(), ov)
 
-    def _walk_fd(self, fd, shown, canon, follow, onerror, ancestors):
+    def _walk_fd(self, fd, shown, canon, follow, onerror, ancestors, ov=None):
+        """One directory of the walk: ``fd`` (and, in an overlay mount, ``ov`` = (layer,
+        lower fd, path below the root), where ``fd`` is the upper one or -1)."""
         try:
-            st = os.fstat(fd)
+            st = os.fstat(fd if fd >= 0 else ov[1])
             key = (st.st_dev, st.st_ino)
             if key in ancestors:
                 return
             ancestors.add(key)
             dirs, files, order = [], [], []
-            with os.scandir(fd) as it:
-                for e in it:
-                    t = _entry_type(e)
-                    ent = WalkEntry(e.name, t, fd, shown, canon)
-                    order.append(ent)
-                    if t == "d":
-                        dirs.append(ent)
-                    elif t == "l" and follow:
-                        try:
-                            lst = self.stat(_join(canon, e.name), follow=True)
-                        except FileSystemError as err:
-                            if onerror:
-                                onerror(err)
-                            files.append(ent)
-                            continue
-                        ent.link_stat = lst
-                        (dirs if _stat.S_ISDIR(lst.st_mode) else files).append(ent)
-                    else:
+            for name, t, dfd in self._list_level(fd, ov):
+                ent = WalkEntry(name, t, dfd, shown, canon)
+                if ov is not None:
+                    ent._ov = ov
+                order.append(ent)
+                if t == "d":
+                    dirs.append(ent)
+                elif t == "l" and follow:
+                    try:
+                        lst = self.stat(_join(canon, name), follow=True)
+                    except FileSystemError as err:
+                        if onerror:
+                            onerror(err)
                         files.append(ent)
+                        continue
+                    ent.link_stat = lst
+                    (dirs if _stat.S_ISDIR(lst.st_mode) else files).append(ent)
+                else:
+                    files.append(ent)
             wd = WalkDir(shown, canon, dirs, files, order)
             yield wd
             for ent in wd.dirs:
                 sub_shown = _join(shown, ent.name)
+                sub_ov = None
                 if ent.type == "l":
                     try:
                         res = self.resolve(_join(canon, ent.name), follow=True)
@@ -1058,7 +1522,7 @@ class Confinement:
                     with res:
                         sub_canon = res.vpath
                         try:
-                            sfd = self._open_dir(res, sub_shown)
+                            sfd, sub_ov = self._open_level(res, sub_shown)
                         except FileSystemError as err:
                             if onerror:
                                 onerror(err)
@@ -1066,16 +1530,52 @@ class Confinement:
                 else:
                     sub_canon = _join(canon, ent.name)
                     try:
-                        sfd = os.open(ent.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
-                                      | os.O_CLOEXEC, dir_fd=fd)
+                        if ov is None:
+                            sfd = os.open(ent.name, _DIR_READ, dir_fd=fd)
+                        else:
+                            sfd, sub_ov = _ov_subdir(ent.name, fd, ov)
                     except OSError as e:
                         if onerror:
                             onerror(_err(e.errno, sub_shown))
                         continue
-                yield from self._walk_fd(sfd, sub_shown, sub_canon, follow, onerror, ancestors)
+                yield from self._walk_fd(sfd, sub_shown, sub_canon, follow, onerror, ancestors,
+                                         sub_ov)
             ancestors.discard(key)
         finally:
-            os.close(fd)
+            _close_level(fd, ov)
+
+
+def _close_level(fd: int, ov: tuple | None) -> None:
+    if fd >= 0:
+        os.close(fd)
+    if ov is not None and ov[1] >= 0:
+        os.close(ov[1])
+
+
+def _ov_subdir(name: str, fd: int, ov: tuple) -> tuple[int, tuple]:
+    """Both layers' fds of subdirectory ``name`` of a merged directory (upper ``fd``,
+    ``ov`` = (layer, lower fd, path)): the lower half only if no upper entry masks it
+    and no whiteout hides it."""
+    layer, lfd, rel = ov
+    sub_rel = f"{rel}/{name}" if rel else name
+    u = -1
+    if fd >= 0:
+        try:
+            u = os.open(name, _DIR_READ, dir_fd=fd)
+        except FileNotFoundError:
+            pass
+        except NotADirectoryError:
+            return -1, (layer, -1, sub_rel)  # an upper file masks it: never listed as a dir
+    lo = -1
+    if lfd >= 0 and not (layer.hidden and sub_rel in layer.hidden):
+        try:
+            lo = os.open(name, _DIR_READ, dir_fd=lfd)
+        except OSError:
+            if u < 0:
+                raise
+    if u < 0 and lo < 0:
+        raise FileNotFoundError(errno.ENOENT, name)
+    return u, (layer, lo, sub_rel)
 
 
 def open_leaf(name: str, flags: int, mode: int, dir_fd: int, vpath: str) -> int:
@@ -1173,7 +1673,7 @@ class WalkEntry:
     directory fd is held until its whole subtree is done).
     """
 
-    __slots__ = ("name", "type", "_dir_fd", "_shown", "_canon", "link_stat", "_stat")
+    __slots__ = ("name", "type", "_dir_fd", "_shown", "_canon", "link_stat", "_stat", "_ov")
 
     def __init__(self, name: str, type_: str, dir_fd: int, shown: str, canon: str):
         self.name = name
@@ -1183,6 +1683,7 @@ class WalkEntry:
         self._canon = canon
         self.link_stat: os.stat_result | None = None
         self._stat: os.stat_result | None = None
+        self._ov: tuple | None = None  # in an overlay mount: (layer, lower dir fd, its path)
 
     @property
     def path(self) -> str:
@@ -1194,9 +1695,14 @@ class WalkEntry:
             return self.link_stat
         if self._stat is None:
             try:
-                self._stat = os.stat(self.name, dir_fd=self._dir_fd, follow_symlinks=False)
+                st = os.stat(self.name, dir_fd=self._dir_fd, follow_symlinks=False)
             except OSError as e:
                 raise _err(e.errno, self.path) from None
+            ov = self._ov
+            if ov is not None and self.type == "d" and self._dir_fd != ov[1]:
+                rel = f"{ov[2]}/{self.name}" if ov[2] else self.name
+                st = merged_dir_stat(ov[0], st, self._dir_fd, ov[1], self.name, rel)
+            self._stat = st
         return self._stat
 
     def is_dir(self) -> bool:
@@ -1216,7 +1722,13 @@ class WalkEntry:
         """
         if flags & _O_WRITE:
             raise _err(errno.EACCES, self.path)
-        return open_leaf(self.name, flags, 0, self._dir_fd, self.path)
+        fd = open_leaf(self.name, flags, 0, self._dir_fd, self.path)
+        ov = self._ov
+        if ov is not None and self._dir_fd == ov[1]:  # what the sandbox first read of a lower file
+            rel = f"{ov[2]}/{self.name}" if ov[2] else self.name
+            if rel not in ov[0].bases:
+                ov[0].note_base(rel, os.fstat(fd))
+        return fd
 
     def __repr__(self) -> str:
         return f"WalkEntry({self.path!r}, {self.type!r})"

@@ -108,7 +108,9 @@ class Budget:
         self._interrupted = False
         self.parent: Budget | None = None
         self._scoped_seconds: float | None = None
-        self.yield_at = 0.0
+        # a run starts with a whole quantum: pausing at its first command would cost every
+        # short run the hand-off sleep for nothing
+        self.yield_at = time.monotonic() + QUANTUM
 
     def scoped(self, seconds: float) -> Budget:
         """A child budget with an earlier deadline (``timeout 5 cmd``); counters stay shared.
@@ -125,7 +127,7 @@ class Budget:
         child.parent = self
         child._scoped_seconds = seconds
         child._run_seconds = seconds
-        child.yield_at = 0.0
+        child.yield_at = self.yield_at  # the quantum goes on
         return child
 
     def _root(self) -> Budget:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pysh.shellkit.errors import MountError
+from pysh.shellkit.overlay import Layer
 from pysh.shellkit.tempdirs import system_temp_root
 
 # Host roots that would expose the host itself. /proc and /sys are refused by name
@@ -57,11 +58,14 @@ def split_components(path: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Mount:
-    """``virtual`` shows host directory ``host``; ``read_only`` refuses every write."""
+    """``virtual`` shows host directory ``host``; ``read_only`` refuses every write;
+    ``overlay`` makes ``host`` the read-only lower layer of a private upper layer that
+    takes every write (see :mod:`pysh.shellkit.overlay`)."""
 
     virtual: str
     host: str
     read_only: bool = False
+    overlay: bool = False
     # The canonical (symlink-free) host path, filled in by validation.
     host_real: str = field(default="", compare=False, repr=False)
 
@@ -73,6 +77,8 @@ class Mount:
             raise MountError(f"mount point must be a normalised path: {v!r}")
         if v == "/":
             raise MountError("cannot mount over /")
+        if self.overlay and self.read_only:
+            raise MountError(f"an overlay mount cannot be read-only: {v}")
         host = os.fspath(self.host)
         if not os.path.isabs(host):
             host = os.path.abspath(host)
@@ -162,6 +168,10 @@ def home_directories() -> list[str]:
     return [h for h in homes if h.startswith("/")]
 
 
+def _stat_mode(st: os.stat_result) -> int:
+    return st.st_mode & 0o1777
+
+
 def _check_host_root(fd: int, m: Mount, allow_home: bool) -> None:
     """Refusals decided on the held root fd: what it is, not how it was spelled."""
     magic = _fs_magic(fd)
@@ -199,7 +209,8 @@ class MountTable:
     home directory or an ancestor of it unless ``allow_home``.
     """
 
-    def __init__(self, mounts: Iterable[Mount], *, allow_home: bool = False):
+    def __init__(self, mounts: Iterable[Mount], *, allow_home: bool = False,
+                 overlay_area: str | None = None):
         self.mounts: tuple[Mount, ...] = tuple(mounts)
         seen: set[str] = set()
         for m in self.mounts:
@@ -229,6 +240,8 @@ class MountTable:
             for m in self.mounts
         }
         self._fds: dict[str, int] = {}
+        self.layers: dict[str, Layer] = {}
+        self._area_fds: list[int] = []
         try:
             for m in self.mounts:
                 self._fds[m.virtual] = os.open(
@@ -241,15 +254,62 @@ class MountTable:
         except MountError:
             self.close()
             raise
+        if any(m.overlay for m in self.mounts):
+            try:
+                self._open_layers(overlay_area)
+            except OSError:
+                self.close()
+                raise MountError("cannot make the overlay area") from None
+            except MountError:
+                self.close()
+                raise
+            for m in self.mounts:
+                if m.overlay:
+                    host_spellings.append((self.layers[m.virtual].upper, m))
+            self._host_order = sorted(host_spellings, key=lambda hm: len(hm[0]), reverse=True)
+
+    def _open_layers(self, area: str | None) -> None:
+        """The upper layer of each overlay mount: ``u<N>`` in the instance's overlay area
+        (kept when it is there already: a restored snapshot), with the ``work`` and
+        ``empty`` directories beside (see :mod:`pysh.shellkit.overlay`)."""
+        if area is None:
+            raise MountError("an overlay mount needs the instance's overlay area")
+        area = os.path.realpath(area)
+        fds = {}
+        for name in ("work", "empty"):
+            path = os.path.join(area, name)
+            if not os.path.isdir(path):
+                os.mkdir(path, 0o700)
+            fds[name] = os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            self._area_fds.append(fds[name])
+        for i, m in enumerate(m for m in self.mounts if m.overlay):
+            upper = os.path.join(area, f"u{i}")
+            if not os.path.isdir(upper):
+                st = os.fstat(self._fds[m.virtual])
+                os.mkdir(upper, 0o700)
+                os.chmod(upper, _stat_mode(st))  # the merged root shows the lower root's mode
+                os.utime(upper, ns=(st.st_atime_ns, st.st_mtime_ns))
+            self.layers[m.virtual] = Layer(upper, fds["work"], fds["empty"])
 
     # -- lifetime -----------------------------------------------------------
     def close(self) -> None:
         fds, self._fds = self._fds, {}
-        for fd in fds.values():
+        for layer in self.layers.values():
+            layer.close()
+        area, self._area_fds = self._area_fds, []
+        for fd in [*fds.values(), *area]:
             try:
                 os.close(fd)
             except OSError:
                 pass
+
+    def overlay_areas(self) -> list[str]:
+        """The overlay area's host path (its upper layers and work dir), if there is one."""
+        return [os.path.dirname(layer.upper) for layer in list(self.layers.values())[:1]]
+
+    def layer(self, mount: Mount) -> Layer | None:
+        """The overlay state of ``mount`` (None unless it is an overlay mount)."""
+        return self.layers.get(mount.virtual) if mount.overlay else None
 
     @property
     def closed(self) -> bool:

@@ -32,6 +32,8 @@ def test_golden(case, expected):
             from tests.golden.fixtures.build import unpack
 
             unpack(case["fixture"], ex.workspace_dir)
+            if hasattr(ex, "host_changed"):  # an overlay's lower layer, unpacked on the host
+                ex.host_changed()
         for step in case.get("setup", []):
             if isinstance(step, dict):  # a file the harness writes itself
                 path = "/batch/" + step["write"]

@@ -66,6 +66,16 @@ CASES: dict[str, tuple[Case, int | None, str | None]] = {
                                limits={"max_array_size": 100_000}), 126, ""),
     "source-heredoc": (Case('{ echo "cat <<EOF | wc -c"; yes abcdefgh | head -c 20000000; '
                             'echo EOF; } > f; source f; echo $?', timeout=5.0), 0, "1\n"),
+    # a here-doc of 15 million lines (one search, no per-line table: 2 s; line by line it
+    # took 47 s), tab-stripped, and one of 3 million expansions (50 s of work: the parser
+    # and the expansion poll the deadline)
+    "heredoc-lines": (Case('{ echo "cat <<EOF | wc -c"; head -c 15000000 /dev/zero | tr "\\0" "\\n"; '
+                           'echo EOF; } > f; source f; { echo "cat <<-X | wc -c"; '
+                           'yes "$(printf "\\t\\tab")" | head -c 3000000; printf "\\n\\tX\\n"; } > g; '
+                           '. g', timeout=15.0), 0, "15000000\n1800001\n"),
+    "heredoc-expansions": (Case('{ echo "cat <<EOF | wc -c"; yes "\\$x\\$x\\$x\\$x\\$x\\$x" | '
+                                'head -c 6000000; echo; echo EOF; } > f; source f', timeout=2.0),
+                           124, ""),
     "mkdir-deep": (Case("p=d; for i in {1..10000}; do p=$p/d; done; mkdir -p $p; echo $?",
                         timeout=5.0), None, None),
     # a negation after a star is quadratic: it must stop at the deadline, not past it

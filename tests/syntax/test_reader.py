@@ -60,7 +60,7 @@ def test_reader_from_string_and_warnings():
     r = CommandReader("cat <<E\nx\n")
     prog = next(r)
     assert prog.body[0].redirs[0].heredoc.parts == [A.Lit("x\n")]
-    assert r.take_warnings() == [(3, "warning: here-document at line 1 delimited by "
+    assert r.take_warnings() == [(2, "warning: here-document at line 1 delimited by "
                                      "end-of-file (wanted `E')")]
     assert r.take_warnings() == []
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pysh.builtins.awk.errors import AwkSyntaxError
 
+_DIGITS = frozenset("0123456789")  # awk's numbers: ASCII digits (str.isdigit takes ₀ and ²)
+
 KEYWORDS = {
     "BEGIN", "END", "BEGINFILE", "ENDFILE", "function", "func", "if", "else", "while", "for", "do", "break",
     "continue", "next", "nextfile", "exit", "return", "delete", "in", "getline",
@@ -169,7 +171,7 @@ class Lexer:
             if j < n and src[j] == "(":
                 return self._tok("FUNC_NAME", word, start, space)
             return self._tok("NAME", word, start, space)
-        if c.isdigit() or (c == "." and self.pos + 1 < n and src[self.pos + 1].isdigit()):
+        if c in _DIGITS or (c == "." and self.pos + 1 < n and src[self.pos + 1] in _DIGITS):
             return self._number(start, space)
         if c == "@":
             # gawk's directives and indirect calls: refused, never skipped
@@ -201,18 +203,18 @@ class Lexer:
         src = self.src
         n = len(src)
         j = start
-        while j < n and src[j].isdigit():
+        while j < n and src[j] in _DIGITS:
             j += 1
         if j < n and src[j] == ".":
             j += 1
-            while j < n and src[j].isdigit():
+            while j < n and src[j] in _DIGITS:
                 j += 1
         if j < n and src[j] in "eE":
             k = j + 1
             if k < n and src[k] in "+-":
                 k += 1
-            if k < n and src[k].isdigit():
-                while k < n and src[k].isdigit():
+            if k < n and src[k] in _DIGITS:
+                while k < n and src[k] in _DIGITS:
                     k += 1
                 j = k
         self.pos = j

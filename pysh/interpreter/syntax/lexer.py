@@ -26,7 +26,6 @@ token cannot be finished without it.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 
 from . import ast as A
 from .arith import parse_arith
@@ -118,13 +117,78 @@ MAX_SOURCE = 16 * 1024 * 1024  # characters
 POLL_EVERY = 256  # tokens or input lines between two calls of Lexer.poll
 
 
-_NL_RE = re.compile("\n")
+_LEADING_TABS_RE = re.compile(r"^\t+", re.M)
+_HEREDOC_LIT_RE = re.compile(r"[^\\$`]*")
+_WINDOW = 1 << 20  # characters a search or a substitution takes between two deadline polls
 
 
-def _newlines(s: str, base: int) -> list:
-    if "\n" not in s:
-        return []
-    return [m.start() + base for m in _NL_RE.finditer(s)]
+def _heredoc_end_re(delim: str, strip: bool) -> re.Pattern:
+    """A here-doc's closing line with the newline before it: starting with a literal,
+    the pattern is searched fast, and the lookahead turns down EOFx in the engine."""
+    return re.compile("\n" + ("\t*" if strip else "") + re.escape(delim) + r"(?=\n|\Z)")
+
+
+def _search_lines(pat: re.Pattern, text: str, pos: int, poll) -> re.Match | None:
+    """pat.search(text, pos) a window at a time, polling the deadline between windows;
+    pat starts with a newline and ends at the end of its line."""
+    n = len(text)
+    w = _WINDOW
+    while True:
+        end = min(pos + w, n)
+        m = pat.search(text, pos, end)
+        if m is not None and (end == n or m.end() < end or text[end] == "\n"):
+            return m
+        if end == n:
+            return None
+        nl = text.rfind("\n", pos, end)  # a match may run across the window's end
+        if nl > pos:
+            pos, w = nl, _WINDOW
+        else:
+            w *= 2
+        if poll is not None:
+            poll()
+
+
+def _strip_leading_tabs(body: str, poll) -> str:
+    """<<- : every line's leading tabs removed, a window of lines at a time."""
+    if "\t" not in body:
+        return body
+    out = []
+    pos, n = 0, len(body)
+    while pos < n:
+        end = body.find("\n", pos + _WINDOW)
+        end = n if end < 0 else end + 1
+        out.append(_LEADING_TABS_RE.sub("", body[pos:end]))
+        pos = end
+        if poll is not None and pos < n:
+            poll()
+    return "".join(out)
+
+
+class TextInput:
+    """A whole text as the lexer's input: read a line at a time ("\n" only, as
+    io.StringIO), or through a here-doc's closing line in one search (more_heredoc)."""
+
+    __slots__ = ("text", "pos")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+
+    def __call__(self) -> str:
+        t, p = self.text, self.pos
+        j = t.find("\n", p)
+        self.pos = len(t) if j < 0 else j + 1
+        return t[p:self.pos]
+
+    def through(self, end_re: re.Pattern, limit: int, poll=None) -> str:
+        """The lines through the first one that closes a here-doc (``end_re``, see
+        _heredoc_end_re), all that is left without one; at most ``limit`` characters."""
+        t, p = self.text, self.pos
+        m = _search_lines(end_re, t, max(p - 1, 0), poll)
+        end = len(t) if m is None else min(m.end() + 1, len(t))
+        self.pos = end = max(min(end, p + limit), p)
+        return t[p:end]
 
 
 class Token(tuple):
@@ -471,7 +535,10 @@ class Lexer:
         self.i = 0
         self.readline = readline
         self.base_line = line
-        self._nl = _newlines(text, 0)  # positions of the newlines in text
+        # line_at counts newlines from the position it was last asked about (tokens come
+        # in order): no per-line table, which cost seconds and 50 bytes a line for a
+        # here-doc of millions of lines
+        self._lc = (0, 0)  # (a position, the newlines in text before it)
         self.extglob = extglob  # bool or callable
         self.st = _State()
         self.pending: list[_Heredoc] = []
@@ -513,15 +580,23 @@ class Lexer:
         self.total += len(chunk)
         if self.total > MAX_SOURCE:
             raise ParseError("script too large", self.line_at(len(self.text)))
-        self._nl.extend(_newlines(chunk, len(self.text)))
         self.text += chunk
 
-    def more_heredoc(self, delim: str, strip: bool) -> bool:
+    def more_heredoc(self, end_re: re.Pattern) -> bool:
         """Like more(), but pull every line through the next one that could close the
-        here-doc in one append (line by line, the growing buffer is copied each time)."""
+        here-doc (``end_re`` matches it) in one append: line by line, the growing buffer
+        is copied each time. A whole text as input gives them in one search."""
         rl = self.readline
         if rl is None:
             return False
+        through = getattr(rl, "through", None)
+        if through is not None:
+            chunk = through(end_re, MAX_SOURCE - self.total + 1, self.poll)
+            if not chunk:
+                self.readline = None
+                return False
+            self._append(chunk)
+            return True
         lines: list[str] = []
         size = 0
         while True:
@@ -534,8 +609,7 @@ class Lexer:
             self._tick()
             if not line.endswith("\n") or self.total + size > MAX_SOURCE:
                 break
-            cand = line[:-1].lstrip("\t") if strip else line[:-1]
-            if cand == delim:
+            if end_re.match("\n" + line):
                 break
         if not lines:
             return False
@@ -559,10 +633,17 @@ class Lexer:
             self.text = self.text[i:]
             self.i = 0
             self.base_line = line
-            self._nl = _newlines(self.text, 0)
+            self._lc = (0, 0)
 
     def line_at(self, i: int) -> int:
-        return self.base_line + bisect_left(self._nl, i)
+        p, n = self._lc
+        i = min(i, len(self.text))  # text may grow: count no further than it goes
+        if i >= p:
+            n += self.text.count("\n", p, i)
+        else:
+            n -= self.text.count("\n", i, p)
+        self._lc = (i, n)
+        return self.base_line + n
 
     def source_line(self, i: int) -> str:
         text = self.text
@@ -719,8 +800,7 @@ class Lexer:
                     st.redirlist = False
                 st.before = last
                 st.last = WORD
-                return (WORD, A.Word([A.Lit(w)], w), self.base_line + bisect_left(self._nl, i),
-                        w, i)
+                return (WORD, A.Word([A.Lit(w)], w), self.line_at(i), w, i)
         return self._word_token(start)
 
     def _eof_token(self, i):
@@ -839,7 +919,8 @@ class Lexer:
         shift = len(value) - (end - start)
         self._alias_active = [(n, e + shift) for n, e in active] + [(name, start + len(value))]
         self.text = self.text[:start] + value + self.text[end:]
-        self._nl = _newlines(self.text, 0)
+        if self._lc[0] > start:
+            self._lc = (0, 0)
         self.i = start
         if value[-1:] in (" ", "\t"):
             self._alias_check_at = start + len(value)
@@ -1011,9 +1092,12 @@ class Lexer:
             if got is None:
                 return None
             index, j = got
-            text = self.text
-            if self.at_eof(j):
+            if not prefix and self.read_word_parts(start)[1] < j:
+                # bash reads name[...] whole in a command's place only: an argument
+                # (declare a[1 + 1]=3) splits at the blank
                 return None
+            if self.at_eof(j):
+                return self._subscript_word(start, j) if prefix else None
             text = self.text
         append = False
         if text.startswith("+=", j):
@@ -1021,6 +1105,8 @@ class Lexer:
             j += 2
         elif j < len(text) and text[j] == "=":
             j += 1
+        elif index is not None and prefix:
+            return self._subscript_word(start, j)
         else:
             return None
         line = self.line_at(start)
@@ -1065,6 +1151,22 @@ class Lexer:
             return (WORD, node, line, raw, start)
         self.i = start
         return None
+
+    def _subscript_word(self, start, close):
+        """name[...] in a command's place without an = after it: bash has read the brackets
+        as one piece (parse_matched_pair), so a blank, ; or # inside is part of the word
+        (``a[1 + 2]``, ``if[[ #]]``) and the word goes on after the ]."""
+        parts: list = []
+        i = start
+        while True:
+            got, i = self.read_word_parts(i)
+            parts += got
+            if i >= close:
+                break
+            parts.append(A.Lit(self.text[i]))  # a blank or operator character inside
+            i += 1
+        self.i = i
+        return self._finish_word(parts, start, i)
 
     def _array_as_parts(self, raw, start, j, elems):
         return [A.Lit(raw)]
@@ -1961,14 +2063,66 @@ class Lexer:
         delim = node.delimiter
         strip = node.strip_tabs
         quoted = node.quoted
-        body = []
         i = self.i
+        # bash's "here-document at line N" is the last line read before the body (the
+        # operator's for the first here-doc of a line, the one before for the next)
+        hd.line = self.line_at(max(i - 1, 0))
         body_line = self.line_at(i)
+        end_re = _heredoc_end_re(delim, strip)
+        whole = self._heredoc_whole(hd, i, end_re)
+        if whole is not None:
+            raw, self.i = whole
+        else:
+            raw, self.i = self._heredoc_lines(hd, i, end_re)
+        node.text = raw
+        if quoted:
+            node.parts = [A.Lit(raw)] if raw else []
+        else:
+            node.parts = self._heredoc_parts(raw, body_line)
+
+    def _heredoc_whole(self, hd: _Heredoc, i: int, end_re: re.Pattern):
+        """The body and the index after it found with one search (a 10 MB here-doc is not
+        a million lines through Python), or None when a line of it may join the next
+        (backslash-newline in an unquoted body: _heredoc_lines decides)."""
+        node = hd.node
+        if "\n" in node.delimiter or not i or self.text[i - 1] != "\n":
+            return None
+        pos = i - 1  # the newline before the body: end_re starts with one
+        while True:
+            text = self.text
+            m = _search_lines(end_re, text, pos, self.poll)
+            if m is not None and m.start() + 1 == len(text):
+                m = None  # an empty delimiter "matched" past the last line
+            if m is not None and (m.end() < len(text) or self.readline is None):
+                break
+            pos = text.rfind("\n", pos)  # the last line may go on
+            if not self.more_heredoc(end_re) and m is None:
+                break
+        end = len(text) if m is None else m.start() + 1
+        body = text[i:end]
+        if not node.quoted and ("\\\n" in body or (m is None and body.endswith("\\"))):
+            return None
+        if node.strip_tabs:
+            body = _strip_leading_tabs(body, self.poll)
+        if m is None:
+            if body and not body.endswith("\n"):
+                body += "\n"
+            self._heredoc_eof(hd, len(text))
+            return body, len(text)
+        return body, min(m.end() + 1, len(text))
+
+    def _heredoc_lines(self, hd: _Heredoc, i: int, end_re: re.Pattern):
+        """The body read line by line, joining backslash-newlines unless quoted."""
+        node = hd.node
+        delim = node.delimiter
+        strip = node.strip_tabs
+        quoted = node.quoted
+        body = []
         while True:
             text = self.text
             j = text.find("\n", i)
             while j < 0:
-                if not self.more_heredoc(delim, strip):
+                if not self.more_heredoc(end_re):
                     break
                 text = self.text
                 j = text.find("\n", i)
@@ -2007,19 +2161,14 @@ class Lexer:
             if j < 0:
                 self._heredoc_eof(hd, i)
                 break
-        self.i = i
-        raw = "".join(body)
-        node.text = raw
-        if quoted:
-            node.parts = [A.Lit(raw)] if raw else []
-        else:
-            node.parts = self._heredoc_parts(raw, body_line)
+        return "".join(body), i
 
     def _heredoc_eof(self, hd, i):
         self.heredoc_eof = True
         if self.heredoc_eof_warn:
             self.warnings.append(
-                (self.line_at(i), f"warning: here-document at line {hd.line} delimited "
+                # the line of the last character read, as bash counts
+                (self.line_at(max(i - 1, 0)), f"warning: here-document at line {hd.line} delimited "
                  f"by end-of-file (wanted `{hd.node.delimiter}')"))
 
     def _heredoc_parts(self, raw, line):
@@ -2029,8 +2178,10 @@ class Lexer:
         parts: list = []
         i = 0
         n = len(raw)
+        tick = self._tick  # the deadline, every POLL_EVERY parts
         while i < n:
             c = raw[i]
+            tick()
             if c == "\\" and i + 1 < n and raw[i + 1] in "$`\\":
                 parts.append(A.Lit(raw[i + 1]))
                 i += 2
@@ -2049,9 +2200,7 @@ class Lexer:
                     part, i = A.CommandSub(None, True, raw[i + 1:], e), n
                 parts.append(part)
                 continue
-            j = i + 1
-            while j < n and raw[j] not in "\\$`":
-                j += 1
+            j = _HEREDOC_LIT_RE.match(raw, i + 1).end()
             parts.append(A.Lit(raw[i:j]))
             i = j
         return merge_lits(parts)

@@ -8,7 +8,6 @@ symbol on the same lexer.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterator
 
 from . import _tables as T
@@ -22,6 +21,7 @@ from .lexer import (
     NEWLINE,
     SEMI,
     Lexer,
+    TextInput,
     _State,
     brace_expand_parts,
     merge_lits,
@@ -565,7 +565,7 @@ class CommandReader:
                  extglob: bool | Callable[[], bool] = False, line: int = 1,
                  aliases: Callable[[], dict | None] | None = None):
         if isinstance(readline, str):
-            readline = io.StringIO(readline).readline  # splits at "\n" only
+            readline = TextInput(readline)  # splits at "\n" only
         self.lexer = _new_lexer("", readline, line=line, extglob=extglob, name=name,
                                 aliases=aliases)
         self.done = False

@@ -127,11 +127,13 @@ class GitDir:
         return canonical == self.root or canonical.startswith(self._prefix)
 
     # -- resolution ------------------------------------------------------------
-    def resolve(self, rel: str, follow: bool = True):
-        """The core's resolution of ``rel``; refused unless it lands inside the git dir."""
+    def resolve(self, rel: str, follow: bool = True, write: bool = False):
+        """The core's resolution of ``rel``; refused unless it lands inside the git dir.
+        ``write``: the leaf is about to be created or changed in its held directory (on an
+        overlay mount, the upper layer's, with an existing file copied up)."""
         vpath = self.vpath(rel)
         try:
-            res = self.core.resolve(vpath, follow=follow)
+            res = self.core.resolve(vpath, follow=follow, write=write)
         except FileSystemError as e:
             if e.errno in (errno.EACCES, errno.ELOOP):
                 self._explain(rel)
@@ -230,27 +232,14 @@ class GitDir:
                 return []
             raise
         with res:
-            try:
-                fd = open_leaf(res.name, os.O_RDONLY | os.O_DIRECTORY, 0, res.dir_fd, vpath)
+            try:  # through the core: an overlay mount's two layers are listed merged
+                return self.core.list_resolved(res, vpath)
             except FileSystemError as e:
                 if e.errno in (errno.ENOENT, errno.ENOTDIR):
                     return []
                 if e.errno == errno.ELOOP:
                     raise self.refusal(rel) from None
                 raise
-        out = []
-        try:
-            with os.scandir(fd) as it:
-                for e in it:
-                    try:
-                        t = "l" if e.is_symlink() else "d" if e.is_dir(follow_symlinks=False) else \
-                            "f" if e.is_file(follow_symlinks=False) else "o"
-                    except OSError:
-                        t = "o"
-                    out.append((e.name, t))
-        finally:
-            os.close(fd)
-        return out
 
     def entry_kind(self, rel: str, t: str) -> str:
         """The kind ('d'/'f'/'o') of a listed entry, a symlink judged by where it leads."""
@@ -270,7 +259,7 @@ class GitDir:
         """Create ``rel.lock`` (O_EXCL) in the held directory of ``rel``; LockError if not."""
         vlock = self.vpath(rel) + ".lock"
         try:
-            res = self.resolve(rel, follow=False)
+            res = self.resolve(rel, follow=False, write=True)
         except FileSystemError as e:
             raise LockError(vlock, e.errno or errno.EIO) from None
         with res:
@@ -302,7 +291,9 @@ class GitDir:
         """Write a file that must not change once written (a loose object): a private temp
         file renamed into place. False when it already existed."""
         vpath = self.vpath(rel)
-        res = self.resolve(rel, follow=False)
+        if self.stat(rel, follow=False) is not None:
+            return False
+        res = self.resolve(rel, follow=False, write=True)
         with res:
             self._writable(res, vpath)
             try:
@@ -334,7 +325,7 @@ class GitDir:
     def append(self, rel: str, data: bytes) -> None:
         """Append to ``rel`` (a reflog), creating it (the core refuses a file with other links)."""
         vpath = self.vpath(rel)
-        res = self.resolve(rel)
+        res = self.resolve(rel, write=True)
         with res:
             self._writable(res, vpath)
             fd = open_leaf(res.name, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
@@ -357,7 +348,7 @@ class GitDir:
         with res:
             self._writable(res, vpath)
             try:
-                os.unlink(res.name, dir_fd=res.dir_fd)
+                self.core.remove(res, vpath)
             except OSError as e:
                 if missing_ok and e.errno == errno.ENOENT:
                     return False
@@ -373,7 +364,7 @@ class GitDir:
             if res.name in (".", "") or (res.mount is not None and res.mount.read_only):
                 return False
             try:
-                os.rmdir(res.name, dir_fd=res.dir_fd)
+                self.core.remove(res, self.vpath(rel), True)
             except OSError:
                 return False
         return True
@@ -411,13 +402,18 @@ class GitDir:
                     if self.isdir(sub):
                         continue
                 self._writable(res, vpath)
-                try:
-                    os.mkdir(res.name, 0o777 & ~self.shell.umask, dir_fd=res.dir_fd)
-                except FileExistsError:
-                    if not self.isdir(sub):
-                        raise FileSystemError(errno.EEXIST, vpath) from None
-                except OSError as e:
-                    raise FileSystemError(e.errno or errno.EIO, vpath) from None
+                self._mkdir(sub, vpath)
+
+    def _mkdir(self, sub: str, vpath: str) -> None:
+        # resolved for writing: on an overlay mount, made in the upper layer
+        with self.resolve(sub, follow=False, write=True) as res:
+            try:
+                os.mkdir(res.name, 0o777 & ~self.shell.umask, dir_fd=res.dir_fd)
+            except FileExistsError:
+                if not self.isdir(sub):
+                    raise FileSystemError(errno.EEXIST, vpath) from None
+            except OSError as e:
+                raise FileSystemError(e.errno or errno.EIO, vpath) from None
 
 
 class Lock:

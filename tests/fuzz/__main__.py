@@ -1,0 +1,3 @@
+from tests.fuzz.scripts import main
+
+main()
