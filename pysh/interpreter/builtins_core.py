@@ -810,10 +810,18 @@ _SPECIAL_BUILTINS = frozenset(("break", ":", ".", "continue", "eval", "exec", "e
                                "unset"))
 
 
-def _alias_line(name: str, value: str) -> str:
+def _alias_order(name: str) -> tuple:
+    """bash's qsort_alias_compare: the first bytes as signed chars, then strcmp."""
+    b = name.encode("utf-8", "surrogateescape")
+    return (b[0] - 256 if b and b[0] > 127 else (b[0] if b else 0), b)
+
+
+def _alias_line(name: str, value: str, reusable: bool = True) -> str:
+    """As bash's print_alias (``alias -- -x='y'``; posix mode lists without ``alias``)."""
     from pysh.interpreter.syntax.bashprint import single_quote
 
-    return f"alias {name}={single_quote(value)}\n"
+    lead = ("alias -- " if name[:1] == "-" else "alias ") if reusable else ""
+    return f"{lead}{name}={single_quote(value)}\n"
 
 
 def format_function(fn: A.FunctionDef) -> str:
@@ -1040,21 +1048,22 @@ async def b_times(interp, argv):
 @builtin("umask")
 async def b_umask(interp, argv):
     args = argv[1:]
-    symbolic = "-S" in args
-    p = "-p" in args
-    args = [a for a in args if a not in ("-S", "-p")]
+    symbolic = p = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        for c in args[0][1:]:
+            if c not in "Sp":
+                await interp.diag(f"umask: -{c}: invalid option")
+                await interp.err("umask: usage: umask [-p] [-S] [mode]\n")
+                return 2
+            symbolic, p = symbolic or c == "S", p or c == "p"
+        args = args[1:]
     if not args:
-        m = interp.umask
-        if symbolic:
-            perm = 0o777 & ~m
-            parts = []
-            for who, shift in (("u", 6), ("g", 3), ("o", 0)):
-                bits = (perm >> shift) & 7
-                parts.append(who + "=" + ("r" if bits & 4 else "") + ("w" if bits & 2 else "")
-                             + ("x" if bits & 1 else ""))
-            await interp.out(",".join(parts) + "\n")
-        else:
-            await interp.out(("umask " if p else "") + f"{m:04o}\n")
+        if p:
+            await interp.out("umask -S " if symbolic else "umask ")
+        await interp.out(_symbolic_umask(interp.umask) if symbolic else f"{interp.umask:04o}\n")
         return 0
     spec = args[0]
     if spec[:1].isdigit():
@@ -1062,13 +1071,22 @@ async def b_umask(interp, argv):
             await interp.diag(f"umask: {spec}: octal number out of range")
             return 1
         interp.umask = int(spec, 8) & 0o777
-        return 0
-    bits = _symbolic_mode(spec, 0o777 & ~interp.umask)
-    if isinstance(bits, str):
-        await interp.diag(f"umask: {bits}")
-        return 1
-    interp.umask = 0o777 & ~bits
+    else:
+        bits = _symbolic_mode(spec, 0o777 & ~interp.umask)
+        if isinstance(bits, str):
+            await interp.diag(f"umask: {bits}")
+            return 1
+        interp.umask = 0o777 & ~bits
+    if symbolic:  # (umask -S MODE shows the new mask)
+        await interp.out(_symbolic_umask(interp.umask))
     return 0
+
+
+def _symbolic_umask(mask: int) -> str:
+    perm = 0o777 & ~mask
+    return ",".join(who + "=" + "".join(c for c, b in (("r", 4), ("w", 2), ("x", 1))
+                                        if (perm >> shift) & b)
+                    for who, shift in (("u", 6), ("g", 3), ("o", 0))) + "\n"
 
 
 def _symbolic_mode(mode: str, bits: int) -> int | str:
@@ -1124,22 +1142,43 @@ async def b_caller(interp, argv):
     return 0
 
 
+_NOT_IN_ALIAS_NAMES = frozenset("()<>;&| \t\n\"'`\\$/")  # bash's legal_alias_name
+
+
 @builtin("alias")
 async def b_alias(interp, argv):
-    args = [a for a in argv[1:] if a != "-p"]
-    if not args:
-        for k in sorted(interp.aliases):
-            await interp.out(_alias_line(k, interp.aliases[k]))
-        return 0
+    args = argv[1:]
+    listing = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        for c in args[0][1:]:
+            if c != "p":
+                await interp.diag(f"alias: -{c}: invalid option")
+                await interp.err("alias: usage: alias [-p] [name[=value] ... ]\n")
+                return 2
+        listing = True
+        args = args[1:]
+    reusable = listing or "posix" not in interp.opts
+    if not args or listing:
+        if not interp.aliases:
+            return 0  # (bash, even with names after -p)
+        for k in sorted(interp.aliases, key=_alias_order):
+            await interp.out(_alias_line(k, interp.aliases[k], reusable))
     status = 0
     for a in args:
         name, eq, value = a.partition("=")
-        if eq:
-            interp.aliases[name] = value
-        elif name in interp.aliases:
-            await interp.out(_alias_line(name, interp.aliases[name]))
+        if eq and name:
+            if any(c in _NOT_IN_ALIAS_NAMES for c in name):
+                await interp.diag(f"alias: `{name}': invalid alias name")
+                status = 1
+            else:
+                interp.aliases[name] = value
+        elif a in interp.aliases:
+            await interp.out(_alias_line(a, interp.aliases[a], reusable))
         else:
-            await interp.diag(f"alias: {name}: not found")
+            await interp.diag(f"alias: {a}: not found")
             status = 1
     return status
 
@@ -1200,7 +1239,7 @@ async def b_shift(interp, argv):
 
 # -- jobs ---------------------------------------------------------------------------------------
 def _job_by_spec(interp, spec: str):
-    jobs = interp.session.jobs
+    jobs = _jobs(interp)
     if spec.startswith("%"):
         s = spec[1:]
         if s in ("", "+", "%"):
@@ -1218,9 +1257,17 @@ def _job_by_spec(interp, spec: str):
             if j.command.startswith(s):
                 return j
         return None
-    if spec.isdigit():
-        return jobs.get(int(spec))
+    if spec.isdigit():  # a pid: disowned or not, still the shell's child
+        return interp.session.jobs.get(int(spec))
     return None
+
+
+def _jobs(interp) -> dict:
+    """The shell's jobs (pid -> Job), the disowned ones left out."""
+    jobs = interp.session.jobs
+    if any(j.disowned for j in jobs.values()):
+        return {pid: j for pid, j in jobs.items() if not j.disowned}
+    return jobs
 
 
 @builtin("wait")
@@ -1230,7 +1277,7 @@ async def b_wait(interp, argv):
     if args and args[0] == "-n":
         any_mode = True
         args = args[1:]
-    jobs = interp.session.jobs
+    jobs = _jobs(interp)
     budget = interp.budget
     if not args:
         if any_mode:
@@ -1252,12 +1299,12 @@ async def b_wait(interp, argv):
             budget.check()
             for j in live:
                 if j.done:
-                    jobs.pop(j.pid, None)
+                    interp.session.jobs.pop(j.pid, None)
                     return j.status
             return 127
         for j in list(jobs.values()):
             await _wait_job(interp, j)
-        jobs.clear()
+            interp.session.jobs.pop(j.pid, None)
         return 0
     status = 0
     for spec in args:
@@ -1269,9 +1316,12 @@ async def b_wait(interp, argv):
                 await interp.diag(f"wait: {spec}: no such job")
             status = 127
             continue
+        if j.disowned:  # (bash does not wait for it)
+            status = 0
+            continue
         await _wait_job(interp, j)
         status = j.status
-        jobs.pop(j.pid, None)
+        interp.session.jobs.pop(j.pid, None)
     return status
 
 
@@ -1286,7 +1336,7 @@ async def _wait_job(interp, job) -> None:
 
 @builtin("jobs")
 async def b_jobs(interp, argv):
-    jobs = sorted(interp.session.jobs.values(), key=lambda j: j.number)
+    jobs = sorted(_jobs(interp).values(), key=lambda j: j.number)
     show_pid = "-l" in argv or "-p" in argv
     for i, j in enumerate(jobs):
         mark = "+" if i == len(jobs) - 1 else ("-" if i == len(jobs) - 2 else " ")
@@ -1303,56 +1353,92 @@ SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "BUS":
            "KILL": 9, "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15,
            "STKFLT": 16, "CHLD": 17, "CONT": 18, "STOP": 19, "TSTP": 20, "TTIN": 21, "TTOU": 22,
            "URG": 23, "XCPU": 24, "XFSZ": 25, "VTALRM": 26, "PROF": 27, "WINCH": 28, "IO": 29,
-           "PWR": 30, "SYS": 31}
+           "PWR": 30, "SYS": 31, "RTMIN": 34, "RTMAX": 64,
+           **{f"RTMIN+{i}": 34 + i for i in range(1, 16)},
+           **{f"RTMAX-{i}": 64 - i for i in range(1, 15)}}
 SIGNAL_NAMES = {v: k for k, v in SIGNALS.items()}
+NSIG = 65
 
 
 def signal_number(spec: str) -> int | None:
     s = spec.upper()
     if s.isdigit():
-        return int(s)
+        n = int(s)
+        return n if n < NSIG else None
     if s.startswith("SIG"):
         s = s[3:]
     return SIGNALS.get(s)
 
 
+async def _list_signals(interp, words: list[str]) -> int:
+    """kill -l [SIG...]: the table, or each number's name and each name's number."""
+    if not words:
+        # five a line, each but a line's last followed by a tab (also the table's very last)
+        names = [f"{n:2d}) SIG{SIGNAL_NAMES[n]}" + ("\n" if i % 5 == 4 else "\t")
+                 for i, n in enumerate(sorted(SIGNAL_NAMES))]
+        await interp.out("".join(names) + ("" if len(names) % 5 == 0 else "\n"))
+        return 0
+    status = 0
+    for a in words:
+        n = _int_arg(a)
+        if n is not None:
+            n = n - 128 if n > 128 else n  # (an exit status names its signal)
+            if not 0 <= n < NSIG:
+                await interp.diag(f"kill: {a}: invalid signal specification")
+                status = 1
+            elif n == 0 or n in SIGNAL_NAMES:
+                await interp.out(("EXIT" if n == 0 else SIGNAL_NAMES[n]) + "\n")
+            continue
+        n = 0 if a.upper() in ("EXIT", "SIGEXIT") else signal_number(a)
+        if n is None:
+            await interp.diag(f"kill: {a}: invalid signal specification")
+            status = 1
+        else:
+            await interp.out(f"{n}\n")
+    return status
+
+
 @builtin("kill")
 async def b_kill(interp, argv):
     args = argv[1:]
-    sig = 15
+    sig: int | None = 15
+    spec = ""
+    listing = saw_signal = False
+    usage = "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n"
+    while args:  # (bash's kill_builtin: only the first -SIG is a signal)
+        w = args[0]
+        if w in ("-l", "-L"):
+            listing = True
+        elif w in ("-s", "-n"):
+            if len(args) < 2:
+                await interp.diag(f"kill: {w}: option requires an argument")
+                return 1
+            spec = args[1]
+            sig, saw_signal = signal_number(spec), True
+            args = args[1:]
+        elif w[:2] in ("-s", "-n") and len(w) > 2 and (w[2].isalpha() if w[1] == "s" else w[2].isdigit()):
+            spec = w[2:]
+            sig, saw_signal = signal_number(spec), True
+        elif w == "--":
+            args = args[1:]
+            break
+        elif w == "-?":
+            await interp.err(usage)
+            return 2
+        elif w[:1] == "-" and not saw_signal:
+            spec = w[1:]
+            sig, saw_signal = signal_number(spec), True
+        else:
+            break
+        args = args[1:]
+    if listing:
+        return await _list_signals(interp, args)
+    if sig is None:
+        await interp.diag(f"kill: {spec}: invalid signal specification")
+        return 1
     if not args:
-        await interp.err("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n")
+        await interp.err(usage)
         return 2
-    if args[0] == "-l" or args[0] == "-L":
-        if len(args) > 1:
-            for a in args[1:]:
-                if a.isdigit():
-                    n = int(a)
-                    n = n - 128 if n > 128 else n
-                    await interp.out(SIGNAL_NAMES.get(n, "?") + "\n")
-                else:
-                    n = signal_number(a)
-                    await interp.out(f"{n}\n")
-            return 0
-        names = [f"{n:2d}) SIG{SIGNAL_NAMES[n]}" for n in sorted(SIGNAL_NAMES)]
-        await interp.out("\n".join("\t".join(names[i:i + 5]) for i in range(0, len(names), 5)) + "\n")
-        return 0
-    if args[0] in ("-s", "-n") and len(args) > 1:
-        n = signal_number(args[1])
-        if n is None:
-            await interp.diag(f"kill: {args[1]}: invalid signal specification")
-            return 1
-        sig = n
-        args = args[2:]
-    elif args[0].startswith("-") and len(args[0]) > 1 and args[0] != "--":
-        n = signal_number(args[0][1:])
-        if n is None:
-            await interp.diag(f"kill: {args[0][1:]}: invalid signal specification")
-            return 1
-        sig = n
-        args = args[1:]
-    if args and args[0] == "--":
-        args = args[1:]
     status = 0
     from pysh.interpreter.runner import SHELL_PID
 
@@ -1379,7 +1465,7 @@ async def signal_self(interp, sig: int) -> None:
     handler = interp.traps.get(name)
     if handler is not None:
         if handler:
-            await interp.run_trap(name)
+            await interp.run_trap(name, signal=True)
         return
     if sig in (0, 17, 18, 23, 28):  # ignored by default
         return
@@ -1388,7 +1474,53 @@ async def signal_self(interp, sig: int) -> None:
 
 @builtin("disown")
 async def b_disown(interp, argv):
-    return 0
+    args = argv[1:]
+    every = running = keep = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        for c in args[0][1:]:
+            if c not in "arh":
+                await interp.diag(f"disown: -{c}: invalid option")
+                await interp.err("disown: usage: disown [-h] [-ar] [jobspec ... | pid ...]\n")
+                return 2
+            every, running, keep = every or c == "a", running or c == "r", keep or c == "h"
+        args = args[1:]
+    status = 0
+    if args:
+        targets = []
+        for spec in args:
+            j = _job_by_spec(interp, spec)
+            if j is None:
+                await interp.diag(f"disown: {spec}: no such job")
+                status = 1
+            else:
+                targets.append(j)
+    elif every or running:
+        targets = [j for j in _jobs(interp).values() if not (running and j.done)]
+    else:
+        j = _job_by_spec(interp, "%+")
+        if j is None:
+            await interp.diag("disown: current: no such job")
+            return 1
+        targets = [j]
+    if not keep:  # (-h: kept as a job, only SIGHUP would spare it)
+        for j in targets:
+            j.disowned = True
+    return status
+
+
+@builtin("fg", "bg")
+async def b_fg(interp, argv):
+    await interp.diag(f"{argv[0]}: no job control")  # (no terminal, no job control)
+    return 1
+
+
+@builtin("suspend")
+async def b_suspend(interp, argv):
+    await interp.diag("suspend: cannot suspend: no job control")
+    return 1
 
 
 # ulimit: an emulated table (nothing real to limit in-process, except open files,
@@ -1524,7 +1656,7 @@ async def b_trap(interp, argv):
             await interp.out(f"trap -- {q} {_trap_display(name)}\n")
         return 0
     if args[0] == "-l":
-        return await b_kill(interp, ["kill", "-l"])
+        return await _list_signals(interp, [])
     if len(args) == 1 or (_int_arg(args[0]) is not None and _trap_name(args[0]) is not None
                           and len(args) >= 1 and args[0].isdigit()):
         # `trap SIG` (or numbers only): reset

@@ -7,7 +7,7 @@ from __future__ import annotations
 import anyio
 
 from pysh.interpreter.builtins_core import builtin, format_function
-from pysh.interpreter.errors import ReadonlyError, ShellError
+from pysh.interpreter.errors import AbortLine, ExpansionError, ReadonlyError, ShellError
 from pysh.interpreter.state import (
     ARRAY,
     ASSOC,
@@ -126,13 +126,17 @@ async def b_declare(interp, argv):
         if len(w) > 1 and w[0] in "-+" and not operands:
             on = w[0] == "-"
             for c in w[1:]:
-                if cmd == "export" and c in "nf":
+                # (bash's ATTROPTS: export and readonly take only -aAfnp)
+                known = cmd not in ("export", "readonly") or c in "aAfnp"
+                if not known:
+                    pass
+                elif cmd == "export" and c in "nf":
                     if c == "n":
                         clear_bits |= EXPORT
                     else:
                         funcs = True
                     continue
-                if c == "p":
+                elif c == "p":
                     print_mode = True
                 elif c == "f":
                     funcs = funcs or on  # (+f: bash is left making variables)
@@ -150,10 +154,16 @@ async def b_declare(interp, argv):
                 elif c == "I":
                     pass
                 else:
+                    known = False
+                if not known:
+                    if cmd == "local" and interp.vars.call_frame() is None:
+                        break  # (said below: local outside a function)
                     await interp.diag(f"{cmd}: {w[0]}{c}: invalid option")
                     usage = {"export": "export [-fn] [name[=value] ...] or export -p",
                              "readonly": "readonly [-aAf] [name[=value] ...] or readonly -p",
-                             "local": "local [option] name[=value] ..."}.get(
+                             "local": "local [option] name[=value] ...",
+                             "typeset": "typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p "
+                                        "[-aAfFilnrtux] [name ...]"}.get(
                         cmd, f"{cmd} [-aAfFgiIlnrtux] [name[=value] ...] or {cmd} -p [-aAfFilnrtux] [name ...]")
                     await interp.err(f"{cmd}: usage: {usage}\n")
                     return 2
@@ -176,12 +186,14 @@ async def b_declare(interp, argv):
 
     if not operands:
         if cmd == "local":
-            # bash 5.2 lists the function's locals as name=value
+            # bash's show_local_var_attributes: every local, set or not, as declare -p
+            # shows it (and `local -` for the options it saves)
             frame = interp.vars.call_frame()
-            for name in sorted(frame.locals) if frame is not None else ():
-                v = frame.locals[name]
-                if v.value is not None:
-                    await interp.out(_set_line(name, v) + "\n")
+            lines = [] if frame is None or frame.saved_opts is None else [("-", "local -")]
+            lines += [(name, declare_line(name, v)) for name, v in frame.locals.items()] \
+                if frame is not None else []
+            for _, line in sorted(lines):
+                await interp.out(line + "\n")
             return 0
         if print_mode or cmd in ("export", "readonly") or set_bits or clear_bits:
             for name, v in interp.listed_vars() if cmd not in ("export", "readonly") \
@@ -279,6 +291,8 @@ async def b_declare(interp, argv):
             plain = e.message.startswith(cmd) or (
                 isinstance(e, ReadonlyError) and cmd in ("export", "readonly"))
             await interp.diag(e.message if plain else f"{cmd}: {e.message}")
+            if isinstance(e, ExpansionError) and e.action in ("line", "discard"):
+                raise AbortLine(e.status, discard=e.action == "discard") from None
             status = 1
     return status
 
@@ -655,6 +669,16 @@ def _option_line(name: str, on: bool) -> str:
 
 @builtin("set")
 async def b_set(interp, argv):
+    was = "noexec" in interp.opts
+    status = await _set(interp, argv)
+    if not was and "noexec" in interp.opts and not interp.interactive:
+        # set -n: nothing more runs, not even the rest of this line (bash checks at each
+        # command); what follows is read for its syntax only
+        raise AbortLine(status)
+    return status
+
+
+async def _set(interp, argv):
     args = argv[1:]
     if not args:
         for name, v in interp.listed_vars():

@@ -14,7 +14,7 @@ import time
 from functools import lru_cache
 
 from pysh.interpreter import pattern as pat
-from pysh.interpreter.errors import ExpansionError, NounsetError
+from pysh.interpreter.errors import ExpansionError, NounsetError, ReadonlyError
 from pysh.interpreter.state import (
     ASSOC,
     CAPCASE,
@@ -600,6 +600,8 @@ class Expander:
             if base == "+":
                 if present:
                     return await self._operand(p.arg, quoted, assign)
+                if multi:  # what is left is the parameter's own expansion ("$@": no word)
+                    return self._multi(values, quoted, star, assign)
                 return [("", QUOTED)] if quoted else []
             if base == "=":
                 if present:
@@ -607,10 +609,13 @@ class Expander:
                 if multi or name.isdigit() or name in "@*#?-$!":
                     raise ExpansionError(f"${name}: cannot assign in this way", status=1, action="line")
                 new = await self.expand_word(p.arg) if p.arg else ""
-                if index is not None:
-                    await self.assign_index(name, index, new)
-                else:
-                    self.assign(name, new)
+                try:
+                    if index is not None:
+                        await self.assign_index(name, index, new)
+                    else:
+                        self.assign(name, new)
+                except ReadonlyError as e:  # bash gives up the line, status 2 (EX_BADUSAGE)
+                    raise ExpansionError(e.message, status=2, action="line") from None
                 new = self.get_param_value(name) if index is None else new
                 return [(new or "", QUOTED if quoted else EXP)]
             # '?'
@@ -726,6 +731,13 @@ class Expander:
     async def _length(self, name: str, index, is_all: bool, shown: str | None = None) -> str:
         if name in ("@", "*"):
             return str(len(self.positional_list()))
+        if index is not None and "nounset" in self.opts:
+            # ${#a[@]}, ${#a[i]} of an unset array (with @, of anything but an array): bash
+            # says so and gives up the line (a set array's missing element is 0)
+            var = self.vars.lookup(self._resolve_nameref(name))
+            if (var is None or var.value is None or (is_all and not isinstance(var.value, dict))) \
+                    and self.dynamic_array(name) is None:
+                raise ExpansionError(f"{name}: unbound variable", status=1, action="line")
         if is_all:
             return str(len(self.array_values(name)))
         if index is not None:

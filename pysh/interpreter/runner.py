@@ -84,7 +84,7 @@ STATUS_SIGPIPE = 141
 
 class Job:
     __slots__ = ("pid", "number", "command", "status", "done", "event", "cancel_scope", "started",
-                 "notified")
+                 "notified", "disowned")
 
     def __init__(self, pid: int, number: int, command: str):
         self.pid = pid
@@ -96,6 +96,7 @@ class Job:
         self.cancel_scope: anyio.CancelScope | None = None
         self.started = time.time()
         self.notified = False
+        self.disowned = False  # (disown: no longer a job of the shell's, still a process)
 
 
 class Session:
@@ -142,6 +143,8 @@ class _Redirected:
 
 class Interp(Expander):
     """One shell (or subshell)."""
+
+    stage_cmd = None  # a pipeline element's command, in the subshell running it
 
     def __init__(self, session: Session, *, fds: dict | None = None, argv0: str = "pysh",
                  args: list[str] | None = None, cwd: str | None = None,
@@ -302,7 +305,7 @@ class Interp(Expander):
         new.history = list(self.history)
         new.opts = set(self.opts)
         new.shopts = set(self.shopts)
-        new.traps = {k: v for k, v in self.traps.items() if v == ""}  # ignored stay ignored
+        new.traps = {k: v for k, v in self.traps.items() if v == "" or k in _inherited(self.opts)}
         new.parent_traps = dict(self.traps)
         new.aliases = dict(self.aliases)
         new.deferred_diags = []
@@ -837,8 +840,10 @@ class Interp(Expander):
                     n = self.arith.evaluate_text(value)
                     if append_to is not None:
                         n = int(self.arith.evaluate_text(append_to or "0")) + n
-                except (ArithError, ArithRuntimeError) as e:
-                    raise ShellError(str(e)) from None
+                except (ArithError, ArithRuntimeError) as e:  # (bash gives up the line)
+                    err = ExpansionError(str(e), status=1, action="discard")
+                    err.arith = True  # (a builtin assigning it is named: read: 1/0: ...)
+                    raise err from None
                 return str(n)
             if append_to is not None:
                 value = append_to + value
@@ -1232,7 +1237,8 @@ class Interp(Expander):
         self.pipestatus = (status,)  # (set_pipestatus, inline: this path is hot)
         if "PIPESTATUS" in self.vars.globals:
             del self.vars.globals["PIPESTATUS"]
-        await self.check_errexit(status)
+        if node is not self.stage_cmd:  # (a pipeline's element: the pipeline's status counts)
+            await self.check_errexit(status)
         return status
 
     def set_pipestatus(self, statuses) -> None:
@@ -1455,8 +1461,8 @@ class Interp(Expander):
         try:
             return await builtin(self, argv)
         except ShellError as e:
-            if e.message.startswith("write error:"):  # bash: echo: write error: ...
-                e.message = f"{argv[0]}: {e.message}"
+            if e.message.startswith("write error:") or getattr(e, "arith", False):
+                e.message = f"{argv[0]}: {e.message}"  # bash: echo: write error: ...
             raise
         except (BrokenPipe, FileSystemError):
             raise
@@ -1593,11 +1599,10 @@ class Interp(Expander):
         limit = self.budget.limits.max_call_depth
         if self.call_depth >= limit:
             raise LimitExceeded("call depth", f"{limit} nested calls")
-        # a function does not inherit the RETURN trap unless set -T (functrace) is on;
-        # one it sets itself runs when it returns, and stays set
-        hidden_return = None
-        if "RETURN" in self.traps and "functrace" not in self.opts:
-            hidden_return = self.traps.pop("RETURN")
+        # a function inherits the DEBUG and RETURN traps only under set -T (functrace) or
+        # declare -ft, the ERR trap only under set -E (errtrace); one it sets itself
+        # stays set, and the hidden ones come back if it left theirs unset
+        hidden = self._hide_traps(fn.name) if self.traps else None
         frame = Frame(fn.name, argv[1:], self.lineno)
         if "extdebug" in self.shopts:  # (BASH_ARGV and BASH_ARGC show them)
             frame.shown_args = argv[1:]
@@ -1612,10 +1617,14 @@ class Interp(Expander):
         self.call_stack.append((fn.name, self.func_files.get(fn.name, ""), self.lineno, True))
         self.call_depth += 1
         saved_line = self.lineno
+        end_line = fn.line  # what LINENO is in the RETURN trap: return's line, else this
         try:
+            if "DEBUG" in self.traps and not self.in_trap:
+                await self.run_trap("DEBUG")  # (bash traps the start of a traced function)
             status = await self.exec_compound(fn.body)
         except ReturnFromFunction as r:
             status = r.status
+            end_line = self.lineno
         except RecursionError:  # Python's stack ran out before max_call_depth did
             raise LimitExceeded("call depth", f"{self.call_depth} nested calls are as deep as "
                                 "this interpreter's stack goes") from None
@@ -1633,10 +1642,28 @@ class Interp(Expander):
             self.vars.env_version += 1  # exported locals go out of scope
             self.lineno = saved_line
         if "RETURN" in self.traps and not self.in_trap:
-            await self.run_trap("RETURN")
-        if hidden_return is not None and "RETURN" not in self.traps:
-            self.traps["RETURN"] = hidden_return
+            self.lineno = end_line
+            try:
+                await self.run_trap("RETURN")
+            finally:
+                self.lineno = saved_line
+        if hidden:
+            for name, handler in hidden.items():
+                self.traps.setdefault(name, handler)
         return status
+
+    def _hide_traps(self, name: str) -> dict | None:
+        """The DEBUG, ERR and RETURN traps a call of function ``name`` does not inherit,
+        taken out of the table (bash's execute_function)."""
+        traps = self.traps
+        if "DEBUG" not in traps and "ERR" not in traps and "RETURN" not in traps:
+            return None
+        traced = "functrace" in self.opts or "t" in self.func_attrs.get(name, "")
+        hidden = {}
+        for sig in ("DEBUG", "ERR", "RETURN"):
+            if sig in traps and not (traced if sig != "ERR" else "errtrace" in self.opts):
+                hidden[sig] = traps.pop(sig)
+        return hidden
 
     async def exec_compound(self, node) -> int:
         return await self.execute(node)
@@ -1935,6 +1962,7 @@ class Interp(Expander):
             self.status = status
             saved = self.in_trap
             self.in_trap = True
+            self.lineno = 0  # (bash numbers an EXIT trap's lines from 1)
             try:
                 await self.eval_string(handler)
             except ExitShell as e:
@@ -1943,7 +1971,8 @@ class Interp(Expander):
                 self.in_trap = saved
         return status
 
-    async def run_trap(self, name: str) -> None:
+    async def run_trap(self, name: str, *, signal: bool = False) -> None:
+        """``signal``: a signal's trap (its lines numbered from 1, as bash's)."""
         handler = self.traps.get(name)
         if not handler:
             return
@@ -1955,8 +1984,11 @@ class Interp(Expander):
         saved_status = self.status
         saved_ps = self.pipestatus
         saved = self.in_trap
+        saved_line = self.lineno
         self.in_trap = True
         self.trap_depth += 1
+        if signal:
+            self.lineno = 0
         try:
             await self.eval_string(handler)
         finally:
@@ -1964,6 +1996,7 @@ class Interp(Expander):
             self.in_trap = saved
             self.status = saved_status
             self.pipestatus = saved_ps
+            self.lineno = saved_line
 
     async def eval_string(self, source: str, *, name: str | None = None) -> int:
         """Parse and run ``source`` in this shell (eval, traps, source)."""
@@ -2121,6 +2154,8 @@ class Interp(Expander):
         return statuses[-1]
 
     async def _stage(self, cmd, in_current_shell: bool) -> int:
+        if not in_current_shell:
+            self.stage_cmd = cmd
         try:
             status = await self.execute(cmd)
         except BrokenPipe:
@@ -2570,7 +2605,7 @@ class Interp(Expander):
         try:
             try:
                 status = await child.run_list(body)
-            except (ExitShell, AbortLine) as e:
+            except (ExitShell, AbortLine, ReturnFromFunction) as e:
                 status = e.status
             except BrokenPipe:
                 status = STATUS_SIGPIPE
@@ -2782,6 +2817,13 @@ _DYNAMIC_KINDS = {
 _OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
 _POSIX_SHOPTS = frozenset(("expand_aliases", "inherit_errexit", "shift_verbose", "sourcepath",
                            "interactive_comments"))
+def _inherited(opts) -> tuple:
+    """The traps a subshell keeps (besides ignored ones): ERR under set -E, DEBUG and
+    RETURN under set -T."""
+    return (("ERR",) if "errtrace" in opts else ()) + (
+        ("DEBUG", "RETURN") if "functrace" in opts else ())
+
+
 _SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND", "GLOBIGNORE"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}

@@ -32,3 +32,12 @@ export -pf; echo ---; readonly -pf; echo ---; declare -fr f; declare -Fr; typese
 declare -l L; L=ÀÉÎ; echo $L; declare -u U; U=ǆ; echo $U; declare -c C; C=ǆǆ; echo $C"""),
     case("set-u-and-attrs", r"""set -u; declare -c c; echo "${c-unset}"; declare -u u=; echo "[$u]"; declare -p c u"""),
 ]
+
+CASES += [
+    case("integer-assign-errors", "declare -i n\nn=1/0; echo same\necho next $?\ndeclare -i m=1/0; echo same2\necho next2 $?\n"
+         "f() { local -i q=1/0; echo inf; }; f; echo same3\necho next3 $?\nn+=1/0; echo same4\necho next4 $?\n"
+         "read n <<< 1/0; echo same5\necho next5 $?\nprintf -v n 1/0; echo same6\necho next6 $?\n"
+         "eval 'n=1/0; echo in'; echo same7\necho next7 $?\nfor n in 2/0; do echo in; done\necho next8 $?\n"),
+    case("export-readonly-options", r"""export -i x; echo st=$?; readonly -i x; echo st=$?; readonly -x y; echo st=$?; export -a z; echo st=$?
+export -r z; echo st=$?; local -z; echo st=$?; f() { local -z q; echo st=$?; local -x e=1; local -p; }; f; declare -z; echo st=$?; typeset -z; echo st=$?"""),
+]
