@@ -39,5 +39,5 @@ CASES += [
          "read n <<< 1/0; echo same5\necho next5 $?\nprintf -v n 1/0; echo same6\necho next6 $?\n"
          "eval 'n=1/0; echo in'; echo same7\necho next7 $?\nfor n in 2/0; do echo in; done\necho next8 $?\n"),
     case("export-readonly-options", r"""export -i x; echo st=$?; readonly -i x; echo st=$?; readonly -x y; echo st=$?; export -a z; echo st=$?
-export -r z; echo st=$?; local -z; echo st=$?; f() { local -z q; echo st=$?; local -x e=1; local -p; }; f; declare -z; echo st=$?; typeset -z; echo st=$?"""),
+export -r z; echo st=$?; local -z; echo st=$?; f() { local -z q; echo st=$?; local -x e=1; declare -p e; }; f; declare -z; echo st=$?; typeset -z; echo st=$?"""),
 ]
