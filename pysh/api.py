@@ -25,7 +25,6 @@ another's loop, nor the caller's. A warm call costs tens of microseconds.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import threading
@@ -232,119 +231,13 @@ def _cached_programs(source: str):
     return progs
 
 
-class _Loop:
-    """The long-lived task group of a sandbox's worker loop.
-
-    A driver task keeps one task group open on the worker's event loop for the life
-    of the sandbox; each call's background jobs and process substitutions start
-    there (through a :class:`_TaskTracker`, which ends them when the call ends), so
-    a call does not pay for a task group of its own. Between calls the loop does not
-    turn: the driver just waits.
-    """
-
-    __slots__ = ("worker", "tg", "_stop", "_driver")
-
-    def __init__(self, worker) -> None:
-        self.worker = worker
-        self.tg = None
-        self._stop: asyncio.Event | None = None
-        self._driver = None
-
-    def ensure(self) -> None:
-        """Start the driver (on the worker thread, between two jobs)."""
-        if self._driver is not None:
-            return
-        import anyio
-
-        loop = self.worker.loop
-        ready = loop.create_future()
-
-        async def driver() -> None:
-            self._stop = asyncio.Event()
-            async with anyio.create_task_group() as tg:
-                self.tg = tg
-                ready.set_result(None)
-                await self._stop.wait()
-                tg.cancel_scope.cancel()
-
-        self._driver = loop.create_task(driver())
-        loop.run_until_complete(ready)
-
-    def _shutdown(self) -> None:
-        if self._stop is not None:
-            self._stop.set()
-        if self._driver is not None:
-            self.worker.loop.run_until_complete(self._driver)
-
-    def close(self) -> None:
-        """End the driver on the worker (not from the worker itself: a finalizer there)."""
-        from pysh.shellkit.worker import current
-
-        driver, worker = self._driver, self.worker
-        if driver is None or not worker.started or current() is worker:
-            return
-        try:
-            worker.call(self._shutdown)
-        except Exception:  # noqa: BLE001 - closing must not raise (it may run in a finalizer)
-            pass
-        finally:
-            self.tg = self._driver = self._stop = None
-
-
-class _TaskTracker:
-    """Stands in for a run's task group: starts tasks in a long-lived group, and
-    :meth:`close` ends those still running, as the end of ``run_main``'s own group would."""
-
-    __slots__ = ("_tg", "_live", "_idle")
-
-    def __init__(self, tg) -> None:
-        self._tg = tg
-        self._live: set = set()
-        self._idle = None
-
-    def start_soon(self, func, *args, name=None) -> None:
-        import anyio
-
-        from pysh.shellkit import Interrupted, LimitExceeded
-
-        scope = anyio.CancelScope()
-        live = self._live
-        live.add(scope)
-
-        async def task() -> None:
-            try:
-                with scope:
-                    try:
-                        await func(*args)
-                    except (Exception, LimitExceeded, Interrupted):  # noqa: BLE001
-                        pass  # background work never takes the sandbox's loop down
-            finally:
-                live.discard(scope)
-                if not live and self._idle is not None:
-                    self._idle.set()
-
-        self._tg.start_soon(task, name=name)
-
-    async def close(self) -> None:
-        import anyio
-
-        if not self._live:
-            return
-        self._idle = anyio.Event()
-        for scope in list(self._live):
-            scope.cancel()
-        with anyio.CancelScope(shield=True):
-            await self._idle.wait()
-
-
-def _finalize(ex, loop: _Loop, interp_holder: list) -> None:
+def _finalize(ex, interp_holder: list) -> None:
     for interp in interp_holder:
         try:
             interp.close_fds()
         except Exception:  # noqa: BLE001
             pass
     interp_holder.clear()
-    loop.close()
     ex.close()
 
 
@@ -439,11 +332,10 @@ class Sandbox:
         self.limits: Limits = ex.limits
         self._session = make_session(ex)
         self._interp = make_interp(self._session, fds={}, argv0=argv0)
-        self._loop = _Loop(ex.worker)
         self._holder = [self._interp]
         self._lock = threading.Lock()
         self._closed = False
-        self._finalizer = weakref.finalize(self, _finalize, ex, self._loop, self._holder)
+        self._finalizer = weakref.finalize(self, _finalize, ex, self._holder)
 
     # -- lifecycle --------------------------------------------------------------
     def close(self) -> None:
@@ -587,7 +479,6 @@ class Sandbox:
 
     def _start_call(self, call, isolated: bool):
         """On the worker thread: the coroutine of one call (the worker runs it)."""
-        self._loop.ensure()
         return self._run(call, isolated)
 
     def _interrupt(self) -> None:
@@ -620,8 +511,8 @@ class Sandbox:
         return (script, data, timeout, env, cwd, args)
 
     async def _run(self, call, isolated: bool) -> RunResult:
-        """One call, on the worker's loop."""
-        from pysh.interpreter.toplevel import _let_jobs_finish, run_main
+        """One call, on the worker thread (on its event loop once the script needs one)."""
+        from pysh.interpreter.toplevel import run_main
 
         script, data, timeout, env, cwd, args = call
         t0 = time.perf_counter()
@@ -646,23 +537,17 @@ class Sandbox:
                 progs = None if interp.alias_table() is not None or "alias" in script \
                     else _cached_programs(script)
 
-                tracker = _TaskTracker(self._loop.tg)
-
                 async def body(it):
                     if progs is not None:
-                        status = await it.run_reader(_CachedReader(progs))
-                    else:
-                        status = await _run_text(it, script)
-                    # as run_main's own group does: background jobs get a moment to finish
-                    await _let_jobs_finish(it.session)
-                    return status
+                        return await it.run_reader(_CachedReader(progs))
+                    return await _run_text(it, script)
                 try:
-                    status = await run_main(interp, body, task_group=tracker)
+                    # background jobs get a moment to finish, then end with the call
+                    status = await run_main(interp, body)
                 except Exception as e:  # noqa: BLE001 - an interpreter bug must not escape as a traceback
                     await _write_quiet(err, f"pysh: internal error ({type(e).__name__})\n")
                     status = INTERNAL_ERROR_STATUS
                 finally:
-                    await tracker.close()
                     _reap_jobs(interp.session)
         finally:
             if isolated:

@@ -264,12 +264,12 @@ def _network_option(o: Options, name: str, v: str, host_env) -> None:
 
 def network_of(o: Options):
     """The Network policy the options ask for (None: no network)."""
-    from pysh.shellkit.network import Network
-
     if not o.allow:
         if o.net_headers:
             raise UsageError("--net-header: no --allow-url or --allow-host to apply it to")
         return None
+    from pysh.shellkit.network import Network
+
     try:
         return Network(o.allow, methods=o.net_methods, max_bytes=o.net_max_bytes,
                        timeout=o.net_timeout, headers=o.net_headers)

@@ -66,8 +66,13 @@ FILES: dict[str, str] = {
     "bzip2": "pysh.builtins.compress:bzip2_main",
     "bunzip2": "pysh.builtins.compress:bzip2_main",
     "bzcat": "pysh.builtins.compress:bzip2_main",
+    "zstd": "pysh.builtins.compress:zstd_main",
+    "unzstd": "pysh.builtins.compress:zstd_main",
+    "zstdcat": "pysh.builtins.compress:zstd_main",
+    "zstdmt": "pysh.builtins.compress:zstd_main",
     "rsync": "pysh.builtins.rsync:main",
     "ed": "pysh.builtins.ed:main",
+    "perl": "pysh.builtins.perl:main",
 }
 
 # -- text utilities (pysh.builtins) --------------------------------------------
@@ -93,6 +98,7 @@ TEXT: dict[str, str] = {
     "unexpand": "pysh.builtins.expand:unexpand_main",
     "factor": "pysh.builtins.factor:main",
     "csplit": "pysh.builtins.csplit:main",
+    "pr": "pysh.builtins.pr:main",
     "fmt": "pysh.builtins.fmt:main",
     "numfmt": "pysh.builtins.numfmt:main",
     "tsort": "pysh.builtins.tsort:main",

@@ -359,7 +359,9 @@ class Repl:
         from pygments.lexers.shell import BashLexer
 
         from pysh.interpreter.syntax import parse_status
+        from pysh.shellkit.worker import ensure_loop
 
+        await ensure_loop()  # the prompt and the jobs share the worker's event loop
         self._loop = asyncio.get_running_loop()
         prompt_session = PromptSession(history=self.history, completer=ShellCompleter(self.interp),
                                        lexer=PygmentsLexer(BashLexer), complete_while_typing=False,
@@ -438,7 +440,9 @@ async def _plain_repl_main(repl: Repl) -> int:
     import anyio
 
     from pysh.interpreter.syntax import parse_status
+    from pysh.shellkit.worker import ensure_loop
 
+    await ensure_loop()
     repl._loop = asyncio.get_running_loop()
     async with anyio.create_task_group() as tg:
         repl.tg = tg

@@ -1,22 +1,29 @@
-"""xz, unxz, xzcat, lzma, unlzma, lzcat (XZ Utils 5.4) and bzip2, bunzip2, bzcat (1.0.8).
+"""xz, unxz, xzcat, lzma, unlzma, lzcat (XZ Utils 5.4), bzip2, bunzip2, bzcat (1.0.8), and
+zstd, unzstd, zstdcat, zstdmt (Zstandard CLI 1.5.4).
 
 The codecs are the standard library's ``lzma`` and ``bz2`` over the same
 liblzma and libbz2 the real tools use, so the compressed bytes are the real
-tools' bytes. Files go through the FileSystem door: a compressed file takes
+tools' bytes. zstd uses the standard library's ``compression.zstd`` (Python 3.14+) or
+its backport ``backports.zstd`` (libzstd 1.5.7: the same bytes as zstd 1.5.4 at the
+default level for inputs up to ~100 KiB; higher levels and larger inputs may differ
+by a few bytes, and decompress identically). Files go through the FileSystem door: a compressed file takes
 its input's mode and times, and the input is removed unless ``-k`` or
 ``-c``; a failed output is removed again. Messages and exit statuses are the
 tools' own (xz: 1 error, 2 warning; bzip2: 1 I/O problem, 2 corrupt input).
 
 Not supported (refused with a message): xz's raw filter chains
 (``--lzma1``, ``--x86``, ...), ``--files``/``--files0``, ``xz -lv``; lzip
-(``.lz``) input.
+(``.lz``) input; zstd's dictionaries, benchmark, training, -r, lz4 and compressing
+to formats other than zstd, ``zstd -lv``.
 """
 
 from __future__ import annotations
 
 import bz2
 import lzma
+import re as _re
 import stat as _stat
+import zlib
 
 from pysh.builtins._textutil import strerror
 from pysh.shellkit.options import OptionError, parse_options
@@ -750,6 +757,11 @@ class Bzip2:
                     if len(pending) < 4 and b"BZh".startswith(pending[:3]):
                         break  # not enough to tell yet
                     if not (pending[:3] == b"BZh" and 0x31 <= pending[3] <= 0x39):
+                        if streams == 0 and self.force and self.mode != "test":
+                            await sink.write(pending)  # bzip2 -f copies what is not bzip2
+                            async for c in chunks:
+                                await sink.write(c)
+                            return
                         if streams == 0:
                             raise _BzCorrupt("magic")
                         if warn_garbage:
@@ -1042,3 +1054,680 @@ async def bzip2_main(shell, argv: list[str]) -> int:
         await b.err(_RECOVER)
     return b.status
 
+
+# ============================================================== zstd
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_ZSTD_BANNER = "*** Zstandard CLI (64-bit) v1.5.4, by Yann Collet ***\n"
+_ZSTD_SUFFIXES = [(".zst", ""), (".tzst", ".tar"), (".gz", ""), (".tgz", ".tar"),
+                  (".lzma", ""), (".xz", ""), (".txz", ".tar"), (".lz4", ""), (".tlz4", ".tar")]
+_ZSTD_STDIN, _ZSTD_STDOUT = "/*stdin*\\", "/*stdout*\\"
+ZSTD_USAGE = """\
+Compress or decompress the INPUT file(s); reads from STDIN if INPUT is `-` or not provided.
+
+Usage: {prog} [OPTIONS...] [INPUT... | -] [-o OUTPUT]
+
+Options:
+  -o OUTPUT                     Write output to a single file, OUTPUT.
+  -k, --keep                    Preserve INPUT file(s). [Default]\x20
+  --rm                          Remove INPUT file(s) after successful (de)compression.
+
+  -#                            Desired compression level, where `#` is a number between 1 and 19;
+                                lower numbers provide faster compression, higher numbers yield
+                                better compression ratios. [Default: 3]
+
+  -d, --decompress              Perform decompression.
+  -D DICT                       Use DICT as the dictionary for compression or decompression.
+
+  -f, --force                   Disable input and output checks. Allows overwriting existing files,
+                                receiving input from the console, printing ouput to STDOUT, and
+                                operating on links, block devices, etc. Unrecognized formats will be
+                                passed-through through as-is.
+
+  -h                            Display short usage and exit.
+  -H, --help                    Display full help and exit.
+  -V, --version                 Display the program version and exit.
+
+"""
+# options zstd has that the sandbox's does not: they run other programs' jobs (benchmark,
+# dictionary training), read dictionaries or file lists, or walk directories
+_ZSTD_REFUSED = ("-r", "-b", "-D", "--train", "--patch-from", "--filelist", "--output-dir-flat",
+                 "--output-dir-mirror", "--trace", "--show-default-cparams", "--adapt", "-i", "-e",
+                 "--zstd", "--target-compressed-block-size", "--split-block")
+
+
+def _zstd_codec():
+    """The codec: the standard library's compression.zstd (Python 3.14+), else its backport."""
+    try:
+        from compression import zstd  # type: ignore[import-not-found]
+    except ImportError:
+        from backports import zstd  # type: ignore[import-not-found,no-redef]
+    return zstd
+
+
+def _hr(size: int, verbose: bool = False) -> tuple[float, int, str]:
+    """zstd's human-readable size (value, precision, suffix): UTIL_makeHumanReadableSize."""
+    if verbose:
+        return float(size), 0, " B"
+    value, suffix = float(size), " B"
+    for shift, name in ((60, " EiB"), (50, " PiB"), (40, " TiB"), (30, " GiB"), (20, " MiB"),
+                        (10, " KiB")):
+        if size >= 1 << shift:
+            value, suffix = size / (1 << shift), name
+            break
+    if value >= 100 or int(value) == size:
+        prec = 0
+    elif value >= 10:
+        prec = 1
+    elif value > 1:
+        prec = 2
+    else:
+        prec = 3
+    return value, prec, suffix
+
+
+def _hrs(size: int, verbose: bool = False, pad: int = 0) -> str:
+    value, prec, suffix = _hr(size, verbose)
+    return f"{value:6.{prec}f}{suffix:>{pad}}"
+
+
+def zstd_frames(data: bytes) -> dict:
+    """What zstd -l reports of a file: frames, skippable frames, content size (None when a
+    frame does not record it), checksum. Raises ValueError when the data is not zstd."""
+    i, frames, skips, usize, check = 0, 0, 0, 0, False
+    while i < len(data):
+        magic = data[i:i + 4]
+        if len(magic) == 4 and magic[1:] == b"\x2a\x4d\x18" and magic[0] & 0xF0 == 0x50:
+            if i + 8 > len(data):
+                raise ValueError("truncated")
+            i += 8 + int.from_bytes(data[i + 4:i + 8], "little")
+            skips += 1
+            continue
+        if magic != _ZSTD_MAGIC:
+            raise ValueError("not zstd")
+        fhd = data[i + 4]
+        single, has_check, did, fcs = fhd >> 5 & 1, fhd >> 2 & 1, fhd & 3, fhd >> 6
+        j = i + 5 + (0 if single else 1) + (0, 1, 2, 4)[did]
+        size_len = (1 if single else 0, 2, 4, 8)[fcs]
+        if size_len:
+            n = int.from_bytes(data[j:j + size_len], "little") + (256 if size_len == 2 else 0)
+            usize = None if usize is None else usize + n
+        else:
+            usize = None
+        j += size_len
+        while True:  # the blocks
+            if j + 3 > len(data):
+                raise ValueError("truncated")
+            head = int.from_bytes(data[j:j + 3], "little")
+            kind, size = head >> 1 & 3, head >> 3
+            j += 3 + (1 if kind == 1 else size)
+            if head & 1:
+                break
+        if has_check:
+            j += 4
+        if j > len(data):
+            raise ValueError("truncated")
+        check = bool(has_check)
+        frames += 1
+        i = j
+    return {"frames": frames + skips, "skips": skips, "usize": usize, "check": check}
+
+
+class Zstd:
+    def __init__(self, shell, prog: str):
+        self.shell = shell
+        self.fs = shell.fs
+        self.prog = prog
+        self.mode = {"unzstd": "decompress", "zstdcat": "decompress"}.get(prog, "compress")
+        self.stdout = prog == "zstdcat"
+        self.force = prog == "zstdcat"
+        self.passthrough: bool | None = None  # not said: with -c -f (zstdcat's own way)
+        self.out: str | None = None
+        self.remove = False
+        self.display = 2
+        self.level = 3
+        self.ultra = False
+        self.checksum = True
+        self.content_size = True
+        self.long: int | None = None
+        self.status = 0
+        self.many = False  # several inputs: one summary line instead of one line each
+        self.total_in = self.total_out = self.done = 0
+
+    async def say(self, level: int, text: str) -> None:
+        if self.display >= level:
+            await self.shell.stderr.write(encode(text))
+
+    async def fail(self, text: str, level: int = 1) -> None:
+        self.status = 1
+        await self.say(level, text)
+
+    async def confirm(self, prompt: str, abort: str) -> bool:
+        """zstd's y/n question, answered from standard input."""
+        await self.shell.stderr.write(encode(prompt))
+        line = await self.shell.stdin.readline()
+        if line[:1] in (b"y", b"Y"):
+            return True
+        await self.shell.stderr.write(encode(abort + " \n"))
+        return False
+
+    # -- codecs ----------------------------------------------------------------
+    def compressor(self, size: int | None):
+        zstd = _zstd_codec()
+        p = zstd.CompressionParameter
+        opts = {p.compression_level: self.level, p.checksum_flag: int(self.checksum),
+                p.content_size_flag: int(self.content_size)}
+        if self.long is not None:
+            opts[p.enable_long_distance_matching] = 1
+            opts[p.window_log] = self.long
+        comp = zstd.ZstdCompressor(options=opts)
+        if size is not None:
+            comp.set_pledged_input_size(size)
+        return comp
+
+    async def encode(self, chunks, sink: _Sink, size: int | None) -> None:
+        comp = self.compressor(size)
+        first = True
+        async for c in chunks:
+            first = False
+            await sink.write(comp.compress(c))
+        if first:  # empty input: the frame zstd writes when it knows the size is 0
+            comp = self.compressor(0)
+        await sink.write(comp.flush())
+
+    async def decode(self, name: str, chunks, sink: _Sink) -> None:
+        """Decompress concatenated frames (zstd, skippable; gzip, xz and lzma streams as zstd
+        reads them too) into ``sink``; raises ToolError after the message."""
+        zstd = _zstd_codec()
+        buf = b""
+        dec = None
+        kind = None
+        frames = 0
+        skip = 0
+        it = chunks.__aiter__()
+        ended = False
+        while True:
+            if not buf or (dec is None and len(buf) < 8):
+                if not ended:
+                    try:
+                        buf += await it.__anext__()
+                        continue
+                    except StopAsyncIteration:
+                        ended = True
+                if not buf:
+                    break
+            if skip:
+                n = min(skip, len(buf))
+                buf, skip = buf[n:], skip - n
+                continue
+            if dec is None:
+                head = buf[:8]
+                if head[:4] == _ZSTD_MAGIC:
+                    kind, dec = "zstd", zstd.ZstdDecompressor()
+                elif head[1:4] == b"\x2a\x4d\x18" and head[0] & 0xF0 == 0x50:
+                    if len(buf) < 8:
+                        break
+                    skip = int.from_bytes(buf[4:8], "little")
+                    buf = buf[8:]
+                    frames += 1
+                    continue
+                elif head[:2] == b"\x1f\x8b":
+                    kind, dec = "gzip", zlib.decompressobj(31)
+                elif head[:6] == _XZ_MAGIC:
+                    kind, dec = "xz", lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
+                elif head[:2] == b"\x5d\x00":
+                    kind, dec = "lzma", lzma.LZMADecompressor(format=lzma.FORMAT_ALONE)
+                elif head[:4] == b"\x04\x22\x4d\x18":
+                    await self.fail(f"zstd: {name}: lz4 is not supported in the "
+                                    "sandbox's zstd\n")
+                    raise ToolError(1)
+                elif frames == 0 and self.stdout and (self.passthrough or (
+                        self.passthrough is None and self.force)):
+                    await sink.write(buf)  # zstd -dcf copies what it does not recognize
+                    async for c in it:
+                        await sink.write(c)
+                    return
+                else:
+                    why = "unknown header" if name == _ZSTD_STDIN else "unsupported format"
+                    await self.fail(f"zstd: {name}: {why} \n")
+                    raise ToolError(1)
+            try:
+                if kind == "zstd":
+                    out = dec.decompress(buf, CHUNK)
+                    buf = b""
+                    while True:
+                        await sink.write(out)
+                        if dec.eof or dec.needs_input:
+                            break
+                        self.shell.budget.check()
+                        out = dec.decompress(b"", CHUNK)
+                    done = dec.eof
+                elif kind == "gzip":
+                    await sink.write(dec.decompress(buf))
+                    buf = b""
+                    done = dec.eof
+                else:
+                    await sink.write(dec.decompress(buf))
+                    buf = b""
+                    done = dec.eof
+            except zstd.ZstdError as e:
+                why = str(e).split(": ", 1)[-1]
+                await self.fail(f"{name} : Decoding error (36) : {why} \n")
+                raise ToolError(1) from None
+            except (zlib.error, lzma.LZMAError):
+                await self.fail(f"zstd: {name}: {kind} decoding error \n")
+                raise ToolError(1) from None
+            if done:
+                buf = dec.unused_data
+                dec = None
+                frames += 1
+        if dec is not None or skip:
+            await self.fail(f"{name} : Read error (39) : premature end \n")
+            raise ToolError(1)
+        if frames == 0:
+            await self.fail(f"zstd: {name}: unexpected end of file \n")
+            raise ToolError(1)
+
+    # -- one operand -------------------------------------------------------------
+    def target(self, name: str) -> str | None:
+        if self.out is not None:
+            return self.out
+        if self.mode == "compress":
+            return name + ".zst"
+        for suf, rep in _ZSTD_SUFFIXES:
+            if name.endswith(suf) and len(name) > len(suf):
+                return name[:-len(suf)] + rep
+        return None
+
+    async def report(self, name: str, dst: str, size_in: int, size_out: int) -> None:
+        self.total_in += size_in
+        self.total_out += size_out
+        self.done += 1
+        if self.display < 3 and (self.many or self.display < 2):
+            return
+        verbose = self.display > 3
+        if self.mode == "compress":
+            sizes = f"({_hrs(size_in, verbose)} => {_hrs(size_out, verbose)}, {dst})"
+            if size_in:
+                await self.say(2, f"{name:<20} :{size_out / size_in * 100:6.2f}%   {sizes} \n")
+            else:
+                await self.say(2, f"{name:<20} :  {sizes} \n")
+        else:
+            await self.say(2, f"{name:<20}: {size_out} bytes \n")
+
+    async def one(self, name: str, sink_out=None) -> None:
+        fs = self.fs
+        if name == "-":
+            sink = sink_out or _Sink(self.shell, stdout=self.mode != "test")
+            await self.process(_ZSTD_STDIN, _stdin_chunks(self.shell), sink, None,
+                               _ZSTD_STDOUT if sink.stdout else (self.out or ""))
+            return
+        dst = None
+        if self.mode == "decompress" and sink_out is None:
+            dst = self.target(name)
+            if dst is None:
+                await self.fail(f"zstd: {name}: unknown suffix (.zst/.tzst/.gz/.tgz/"
+                                ".lzma/.xz/.txz/.lz4/.tlz4 expected). Can't derive the output "
+                                "file name. Specify it with -o dstFileName. Ignoring.\n")
+                return
+        try:
+            st = fs.stat(name)
+        except OSError as e:
+            await self.fail(f"zstd: can't stat {name} : {strerror(e)} -- ignored \n")
+            return
+        if _stat.S_ISDIR(st.st_mode):
+            await self.fail(f"zstd: {name} is a directory -- ignored \n")
+            return
+        if sink_out is None and dst is None:
+            dst = self.target(name)
+        try:
+            fin = fs.open(name, "rb")
+        except OSError as e:
+            await self.fail(f"zstd: {name}: {strerror(e)} \n")
+            return
+        try:
+            if sink_out is not None:
+                shown = _ZSTD_STDOUT if sink_out.stdout else (self.out or "")
+                await self.process(name, _read_chunks(self.shell, fin), sink_out, st, shown)
+                return
+            await self.to_file(name, fin, st, dst)
+        finally:
+            fin.close()
+
+    async def to_file(self, name: str, fin, st, dst: str) -> None:
+        fs = self.fs
+        if fs.lexists(dst) and not self.force:
+            if self.display < 2:
+                await self.fail(f"zstd: {dst} already exists; not overwritten  \n")
+                return
+            if not await self.confirm(f"zstd: {dst} already exists; overwrite (y/n) ? ",
+                                      "Not overwritten  \n"):
+                self.status = 1
+                return
+        try:
+            if fs.lexists(dst):
+                fs.unlink(dst)
+            fout = fs.open(dst, "wb", perm=0o600)
+        except OSError as e:
+            await self.fail(f"zstd: {dst}: {strerror(e)}\n")
+            return
+        try:
+            ok = await self.process(name, _read_chunks(self.shell, fin), _Sink(self.shell, fout),
+                                    st, dst)
+        finally:
+            fout.close()
+        if not ok:
+            try:
+                fs.unlink(dst)
+            except OSError:
+                pass
+            return
+        _copy_attrs(fs, st, dst)
+        if self.remove:
+            try:
+                fs.unlink(name)
+            except OSError as e:
+                await self.fail(f"zstd: {name}: {strerror(e)}\n")
+
+    async def process(self, name: str, chunks, sink: _Sink, st, dst: str) -> bool:
+        counted = [0]
+
+        async def counting():
+            async for c in chunks:
+                counted[0] += len(c)
+                yield c
+
+        start = sink.count
+        try:
+            if self.mode == "compress":
+                size = st.st_size if st is not None and _stat.S_ISREG(st.st_mode) else None
+                await self.encode(counting(), sink, size)
+            else:
+                await self.decode(name, counting(), sink)
+        except ToolError:
+            return False
+        except OSError as e:
+            await self.fail(f"zstd: {name}: {strerror(e)}\n")
+            return False
+        await self.report(name, dst, counted[0], sink.count - start)
+        return True
+
+    async def summary(self) -> None:
+        if not self.many or not self.done:
+            return
+        if self.mode == "compress":
+            if self.total_in:
+                await self.say(2, f"{self.done:3d} files compressed : "
+                                  f"{self.total_out / self.total_in * 100:.2f}% "
+                                  f"({_hrs(self.total_in, pad=4)} => "
+                                  f"{_hrs(self.total_out, pad=4)})\n")
+        else:
+            await self.say(2, f"{self.done} files decompressed : {self.total_out:6d} bytes "
+                              "total \n")
+
+    # -- --list ----------------------------------------------------------------
+    async def list_files(self, names: list[str]) -> None:
+        out = ["Frames  Skips  Compressed  Uncompressed  Ratio  Check  Filename"]
+        total = {"frames": 0, "skips": 0, "csize": 0, "usize": 0, "check": True, "n": 0}
+
+        def row(frames, skips, csize, usize, check, label):
+            c = {True: "XXH64", False: "None"}.get(check, "")  # "": the files differ
+            head = f"{frames:6d}  {skips:5d}  {_hrs(csize, pad=4)}"
+            if usize is None:  # a frame without its content size
+                return f"{head}{'':23}{c:>5}  {label}"
+            value, prec, suffix = _hr(usize)
+            ratio = usize / csize if csize else 0.0
+            return f"{head}  {value:8.{prec}f}{suffix:>4}  {ratio:5.3f}  {c:>5}  {label}"
+
+        for name in names:
+            try:
+                st = self.fs.stat(name)
+                if not _stat.S_ISREG(st.st_mode):
+                    raise IsADirectoryError
+                data = self.fs.read_bytes(name)
+            except OSError:
+                await self.fail(f"Error : {name} is not a file \n")
+                continue
+            self.shell.budget.check()
+            try:
+                if len(data) < 6:  # shorter than any frame header
+                    raise ValueError("short")
+                info = zstd_frames(data)
+            except ValueError as e:
+                self.status = 1
+                if str(e) != "not zstd":
+                    await self.say(1, "Error: reached end of file with incomplete frame \n")
+                if str(e) != "truncated":  # zstd says so on stdout
+                    out.append(f'File "{name}" not compressed by zstd ')
+                continue
+            out.append(row(info["frames"], info["skips"], len(data), info["usize"],
+                           info["check"], name))
+            total["frames"] += info["frames"]
+            total["skips"] += info["skips"]
+            total["csize"] += len(data)
+            total["usize"] = None if None in (total["usize"], info["usize"]) else \
+                total["usize"] + info["usize"]
+            total["check"] = info["check"] if total["n"] == 0 or total["check"] == \
+                info["check"] else None
+            total["n"] += 1
+        if len(names) > 1:
+            out.append("-" * 65 + " ")
+            out.append(row(total["frames"], total["skips"], total["csize"], total["usize"],
+                           total["check"], f"{total['n']} files"))
+        await self.shell.stdout.write(encode("\n".join(out) + "\n"))
+
+
+async def _zstd_usage(shell, prog: str, text: str = "Incorrect parameters \n") -> int:
+    await shell.stderr.write(encode(text + ZSTD_USAGE.format(prog=prog)))
+    return 1
+
+
+def _zstd_number(text: str) -> int | None:
+    """zstd's readU32FromChar: digits with an optional K/M (KiB/MiB) suffix."""
+    m = _re.fullmatch(r"(\d+)(?:([KM])i?B?)?", text)
+    if not m:
+        return None
+    return int(m.group(1)) << {None: 0, "K": 10, "M": 20}[m.group(2)]
+
+
+async def zstd_main(shell, argv: list[str]) -> int:
+    prog = argv[0].rsplit("/", 1)[-1]
+    if prog not in ("zstd", "unzstd", "zstdcat", "zstdmt"):
+        prog = "zstd"
+    z = Zstd(shell, prog)
+    files: list[str] = []
+    args = argv[1:]
+    i = 0
+    only_files = False
+    level_given = None
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if only_files or a == "-" or not a.startswith("-"):
+            files.append(a)
+            continue
+        if a == "--":
+            only_files = True
+            continue
+        if a.startswith("--"):
+            name, eq, val = a.partition("=")
+            if name in _ZSTD_REFUSED:
+                await shell.error(prog, f"{name}: not supported in the sandbox's zstd")
+                return 1
+            simple = {"--compress": ("mode", "compress"), "--decompress": ("mode", "decompress"),
+                      "--uncompress": ("mode", "decompress"), "--test": ("mode", "test"),
+                      "--list": ("mode", "list"), "--stdout": ("stdout", True),
+                      "--force": ("force", True), "--keep": ("remove", False),
+                      "--rm": ("remove", True), "--ultra": ("ultra", True),
+                      "--check": ("checksum", True), "--no-check": ("checksum", False),
+                      "--content-size": ("content_size", True),
+                      "--no-content-size": ("content_size", False),
+                      "--pass-through": ("passthrough", True),
+                      "--no-pass-through": ("passthrough", False)}
+            if name in simple and not eq:
+                setattr(z, *simple[name])
+            elif name == "--quiet" and not eq:
+                z.display -= 1
+            elif name == "--verbose" and not eq:
+                z.display += 1
+            elif name in ("--help", "--version") and not eq:
+                args = args[:i - 1] + ["-H" if name == "--help" else "-V"] + args[i:]
+                i -= 1
+            elif name == "--fast":
+                n = _zstd_number(val) if eq else 1
+                if n is None or n == 0:
+                    return await _zstd_usage(shell, prog)
+                level_given = -n
+            elif name == "--long":
+                n = _zstd_number(val) if eq else 27
+                if n is None or not 10 <= n <= 31:
+                    return await _zstd_usage(shell, prog)
+                z.long = n
+            elif name == "--format":
+                if val == "zstd":
+                    continue
+                if val in ("gzip", "xz", "lzma", "lz4"):
+                    await shell.error(prog, f"--format={val}: not supported in the sandbox's "
+                                            "zstd (decompressing .gz, .xz and .lzma is)")
+                    return 1
+                return await _zstd_usage(shell, prog)
+            elif name in ("--threads", "--memory", "--memlimit", "--memlimit-decompress",
+                          "--block-size", "--stream-size", "--size-hint", "--jobsize") and eq:
+                if _zstd_number(val) is None:
+                    return await _zstd_usage(shell, prog)
+            elif name in ("--single-thread", "--no-progress", "--progress", "--sparse",
+                          "--no-sparse", "--rsyncable", "--exclude-compressed", "--no-asyncio",
+                          "--asyncio", "--no-row-match-finder", "--row-match-finder",
+                          "--no-mmap", "--mmap") and not eq:
+                pass  # speed, terminal and file-system knobs: the bytes are the same
+            else:
+                return await _zstd_usage(shell, prog)
+            continue
+        j = 1
+        while j < len(a):
+            ch = a[j]
+            j += 1
+            if ch.isdigit():
+                k = j
+                while k < len(a) and a[k].isdigit():
+                    k += 1
+                level_given = int(a[j - 1:k])
+                j = k
+            elif ch in "dztlcfkqvhHV":
+                if ch == "d":
+                    z.mode = "decompress"
+                elif ch == "z":
+                    z.mode = "compress"
+                elif ch == "t":
+                    z.mode = "test"
+                elif ch == "l":
+                    z.mode = "list"
+                elif ch == "c":
+                    z.stdout = True
+                    z.out = None
+                elif ch == "f":
+                    z.force = True
+                elif ch == "k":
+                    z.remove = False
+                elif ch == "q":
+                    z.display -= 1
+                elif ch == "v":
+                    z.display += 1
+                elif ch == "V":
+                    await shell.stdout.write(_ZSTD_BANNER.encode())
+                    return 0
+                else:  # -h, -H
+                    await shell.stdout.write(encode(ZSTD_USAGE.format(prog=prog)))
+                    return 0
+            elif ch == "o":
+                if j < len(a):
+                    z.out = a[j:]
+                elif i < len(args) and not args[i].startswith("-"):
+                    z.out = args[i]
+                    i += 1
+                else:
+                    await shell.stderr.write(b"error: missing command argument \n")
+                    return 1
+                z.stdout = False
+                break
+            elif ch in "TBM":
+                k = j
+                while k < len(a) and (a[k].isdigit() or a[k] in "KMiB"):
+                    k += 1
+                if _zstd_number(a[j:k]) is None:
+                    return await _zstd_usage(shell, prog)
+                j = k
+            elif "-" + ch in _ZSTD_REFUSED:
+                await shell.error(prog, f"-{ch}: not supported in the sandbox's zstd")
+                return 1
+            else:
+                return await _zstd_usage(shell, prog)
+    if level_given is not None:
+        top = 22 if z.ultra else 19
+        if level_given > top:
+            await z.say(1, f"Warning : compression level higher than max, reduced to {top} \n")
+            level_given = top
+        z.level = level_given or 3
+    await z.say(3, _ZSTD_BANNER)
+    if z.mode == "list":
+        if not files or "-" in files:
+            await shell.stderr.write(encode("zstd: --list does not support reading from "
+                                            "standard input \nNo files given \n"))
+            return 1
+        await z.list_files(files)
+        return z.status
+    names = files or ["-"]
+    to_stdout = z.stdout or (z.out is None and names == ["-"] and z.mode != "test")
+    if to_stdout and z.display == 2:
+        z.display = 1  # no status line when the data goes to stdout
+    z.many = len(names) > 1
+    single = None  # one output for every input (-c, -o with several inputs, -t)
+    fout = None
+    if z.mode == "test":
+        single = _Sink(shell)
+    elif to_stdout:
+        single = _Sink(shell, stdout=True)
+        if z.many:
+            await z.say(2, "zstd: WARNING: all input files will be processed and "
+                           "concatenated into stdout. \nThe concatenated output CANNOT "
+                           "regenerate original file names nor directory structure. \n")
+    elif z.out is not None and (z.many or names == ["-"]):
+        if z.many:
+            if not z.force and z.display < 2:
+                await shell.stderr.write(b"Concatenating multiple processed inputs into a "
+                                         b"single output loses file metadata. \nAborting. \n")
+                return 1
+            warning = (f"zstd: WARNING: all input files will be processed and concatenated "
+                       f"into a single output file: {z.out} \nThe concatenated output CANNOT "
+                       "regenerate original file names nor directory structure. \n")
+            if z.force:
+                await z.say(2, warning)
+            elif not await z.confirm(warning + "Proceed? (y/n): ", "Aborting..."):
+                return 1
+        if shell.fs.lexists(z.out) and not z.force:
+            if z.display < 2 or not await z.confirm(
+                    f"zstd: {z.out} already exists; overwrite (y/n) ? ",
+                    "Not overwritten  \n"):
+                if z.display < 2:
+                    await z.fail(f"zstd: {z.out} already exists; not overwritten  \n")
+                return 1
+        try:
+            fout = shell.fs.open(z.out, "wb")
+        except OSError as e:
+            await z.fail(f"zstd: {z.out}: {strerror(e)}\n")
+            return 1
+        single = _Sink(shell, fout)
+    try:
+        for name in names:
+            shell.budget.check()
+            await z.one(name, single)
+            if single is not None and z.remove and name != "-" and z.mode != "test" and \
+                    not to_stdout and z.status == 0:
+                try:
+                    shell.fs.unlink(name)
+                except OSError:
+                    pass
+    finally:
+        if fout is not None:
+            fout.close()
+    await z.summary()
+    return z.status

@@ -165,6 +165,9 @@ async def main(shell, argv: list[str]) -> int:
                     await shell.error(prog, "length is not a multiple of 8")
                 return 1
             bits = n
+    if zero and check:
+        return await usage(shell, prog, "the --zero option is not supported when verifying "
+                                        "checksums")
     if bsd and check:
         return await usage(shell, prog, "the --tag option is meaningless when verifying "
                                         "checksums")
@@ -182,8 +185,9 @@ async def main(shell, argv: list[str]) -> int:
     nbytes = bits // 8
     files = files or ["-"]
     if check:
+        # b2sum takes each line's digest length from the line itself (as GNU 9.1)
         return await _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing,
-                            quiet, status_only, strict, warn, zero)
+                            quiet, status_only, strict, warn, zero, infer=prog == "b2sum")
     status = 0
     out: list[bytes] = []
     for name in files:
@@ -210,7 +214,7 @@ async def main(shell, argv: list[str]) -> int:
 
 
 async def _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing, quiet,
-                 status_only, strict, warn, zero) -> int:
+                 status_only, strict, warn, zero, infer: bool = False) -> int:
     hexlen = nbytes * 2
     status = 0
     for listname in files:
@@ -233,10 +237,12 @@ async def _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing, q
         properly = 0
         out: list[bytes] = []
         for lineno, raw in enumerate(lines, 1):
+            if raw.endswith(b"\r"):  # a checksum file written on Windows
+                raw = raw[:-1]
             line = decode(raw)
             if line.startswith("#"):
                 continue
-            parsed = _parse_line(line, tag, hexlen, bits, prog)
+            parsed = _parse_line(line, tag, hexlen, bits, prog, infer)
             if parsed is None:
                 bad_format += 1
                 if warn:
@@ -246,19 +252,19 @@ async def _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing, q
                                             f"formatted {tag} checksum line")
                 continue
             properly += 1
-            want, fname, escaped = parsed
-            digest, err = await _digest(shell, fname, hname, nbytes)
-            shown = fname
-            if escaped:
-                shown = "\\" + _escape(fname)[1]
+            want, fname, _ = parsed
+            size = len(want) // 2 if prog == "b2sum" else nbytes
+            digest, err = await _digest(shell, fname, hname, size)
+            # coreutils 9.1 escapes a checked name only when it holds a newline
+            shown = "\\" + _escape(fname)[1] if "\n" in fname else fname
             if err is not None:
                 if ignore_missing and getattr(err, "errno", None) == 2:
                     continue
                 unreadable += 1
+                await shell.stdout.write(b"".join(out))
+                out.clear()
+                await shell.error(prog, f"{quotef(fname)}: {strerror(err)}")  # even --status
                 if not status_only:
-                    await shell.stdout.write(b"".join(out))
-                    out.clear()
-                    await shell.error(prog, f"{quotef(fname)}: {strerror(err)}")
                     out.append(encode(f"{shown}: FAILED open or read\n"))
                 continue
             matched_any = True
@@ -293,8 +299,9 @@ async def _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing, q
     return status
 
 
-def _parse_line(line: str, tag: str, hexlen: int, bits: int, prog: str):
-    """(hexdigest, filename, escaped) of a checksum line, or None."""
+def _parse_line(line: str, tag: str, hexlen: int, bits: int, prog: str, infer: bool = False):
+    """(hexdigest, filename, escaped) of a checksum line, or None. ``infer``: any even
+    digest length up to 128 hex digits is accepted (b2sum -c without -l)."""
     escaped = False
     s = line
     if s.startswith("\\"):
@@ -320,7 +327,10 @@ def _parse_line(line: str, tag: str, hexlen: int, bits: int, prog: str):
                 return None
         return want, name, escaped
     m = re.match(r"([0-9a-fA-F]+) ([ *])(.*)$", s)
-    if not m or len(m.group(1)) != hexlen or not m.group(3):
+    if not m or not m.group(3):
+        return None
+    n = len(m.group(1))
+    if (n != hexlen) if not infer else (n % 2 or n > 128):
         return None
     name = m.group(3)
     if escaped:

@@ -24,6 +24,7 @@ from pysh.builtins._textutil import (
 )
 from pysh.shellkit.streams import FileInput
 from pysh.shellkit.text import encode
+from pysh.shellkit.worker import ensure_loop
 
 HELP = """\
 Usage: tail [OPTION]... [FILE]...
@@ -420,6 +421,7 @@ async def _tail_stream(shell, stream, out, lines_mode, count, from_start, delim)
 
 
 async def _follow(shell, followed, out, mode, retry, headers, interval, pid, status) -> int:
+    await ensure_loop()
     budget = shell.budget
     last = followed[-1] if followed else None
     fs = shell.fs

@@ -25,6 +25,7 @@ from pysh.builtins._misc_util import (
 )
 from pysh.shellkit import LimitExceeded, Shell
 from pysh.shellkit.options import OptionError, parse_options
+from pysh.shellkit.worker import ensure_loop
 
 SLICE = 0.1
 
@@ -86,6 +87,7 @@ async def pause(shell: Shell, seconds: float) -> None:
     """Sleep ``seconds`` (may be inf) in slices, raising at the run's deadline or interrupt."""
     budget = shell.budget
     end = time.monotonic() + seconds if seconds != float("inf") else None
+    await ensure_loop()
     while True:
         budget.check()
         step = SLICE
@@ -211,6 +213,7 @@ async def timeout_main(shell: Shell, argv: list[str]) -> int:
     timed_out = False
     status = 0
     try:
+        await ensure_loop()
         with anyio.move_on_after(seconds) as scope:
             status = await child.run(cmd)
         if scope.cancelled_caught:

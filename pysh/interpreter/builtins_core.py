@@ -7,14 +7,13 @@ from __future__ import annotations
 import errno
 import posixpath
 
-import anyio
-
 from pysh.interpreter.errors import AbortLine, ExitShell, LoopControl, ReturnFromFunction
 from pysh.interpreter.printf import echo_unescape, printf
 from pysh.interpreter.syntax import ast as A
 from pysh.interpreter.syntax.lexer import canonical_bytes
 from pysh.shellkit import FileSystemError, decode
 from pysh.shellkit.confine import COMMAND_DIRS
+from pysh.shellkit.worker import ensure_loop
 
 BUILTINS: dict = {}
 
@@ -1284,6 +1283,9 @@ async def b_wait(interp, argv):
             live = [j for j in jobs.values() if not j.done]
             if not live:
                 return 127
+            import anyio
+
+            await ensure_loop()
             with anyio.move_on_after(budget.remaining() if budget.remaining() is not None else 1e9):
                 async with anyio.create_task_group() as tg:
                     done = anyio.Event()
@@ -1326,7 +1328,11 @@ async def b_wait(interp, argv):
 
 
 async def _wait_job(interp, job) -> None:
+    import anyio
+
     budget = interp.budget
+    if not job.done:
+        await ensure_loop()
     while not job.done:
         rem = budget.remaining()
         with anyio.move_on_after(min(rem, 0.5) if rem is not None else 0.5):

@@ -4,8 +4,6 @@ unset, set, shopt, read, mapfile/readarray, getopts.
 
 from __future__ import annotations
 
-import anyio
-
 from pysh.interpreter.builtins_core import builtin, format_function
 from pysh.interpreter.errors import AbortLine, ExpansionError, ReadonlyError, ShellError
 from pysh.interpreter.state import (
@@ -32,6 +30,7 @@ from pysh.interpreter.state import (
     valid_ref_name,
 )
 from pysh.shellkit import InputStream, decode
+from pysh.shellkit.worker import ensure_loop
 
 _FLAG_BITS = {"a": ARRAY, "A": ASSOC, "i": INTEGER, "l": LOWER, "u": UPPER, "c": CAPCASE,
               "n": NAMEREF, "r": READONLY, "t": TRACE, "x": EXPORT}
@@ -889,6 +888,9 @@ async def b_read(interp, argv):
         limit = budget.remaining()
         limit = timeout if limit is None else min(limit, timeout)
         data = b""
+        import anyio
+
+        await ensure_loop()
         with anyio.move_on_after(limit) as scope:
             data, eof = await _read_record(stream, delim, nchars, exact, raw)
         if scope.cancelled_caught:

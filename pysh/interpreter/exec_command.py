@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from pysh.interpreter.filesystems import MountedFileSystem
 from pysh.shellkit import (
@@ -32,9 +33,11 @@ from pysh.shellkit import (
     Shell,
     landlock,
 )
-from pysh.shellkit.network import Network
 from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
 from pysh.shellkit.worker import Worker, unrestricted
+
+if TYPE_CHECKING:  # a policy is built by the embedder: its module loads only then
+    from pysh.shellkit.network import Network
 
 TEMP_PREFIX = "swiftbash-"
 WORKSPACE_PREFIX = "pysh-workspace-"

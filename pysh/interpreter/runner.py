@@ -14,8 +14,6 @@ import random
 import time
 from collections.abc import Callable
 
-import anyio
-
 from pysh.interpreter import glob as globmod
 from pysh.interpreter import pattern as pat
 from pysh.interpreter.arith_eval import ArithEvaluator, ArithRuntimeError
@@ -71,6 +69,7 @@ from pysh.shellkit import (
 from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
 from pysh.shellkit.hints import hint_for
+from pysh.shellkit.worker import ensure_loop
 
 NAMEREF_MAX = 8  # links a nameref chain may have (bash's)
 TRAP_DEPTH_MAX = 100  # trap handlers running inside one another (bash: until it crashes)
@@ -90,10 +89,12 @@ class Job:
         self.pid = pid
         self.number = number
         self.command = command
+        import anyio  # a job runs on the event loop (the runner awaited ensure_loop)
+
         self.status = 0
         self.done = False
         self.event = anyio.Event()
-        self.cancel_scope: anyio.CancelScope | None = None
+        self.cancel_scope = None  # its anyio.CancelScope while it runs
         self.started = time.time()
         self.notified = False
         self.disowned = False  # (disown: no longer a job of the shell's, still a process)
@@ -1816,7 +1817,7 @@ class Interp(Expander):
             status = await func(shell, argv)
         except BrokenPipe:
             status = STATUS_SIGPIPE
-        except (LimitExceeded, Interrupted, ExitShell, anyio.get_cancelled_exc_class()):
+        except (LimitExceeded, Interrupted, ExitShell):  # (cancellation is no Exception either)
             raise
         except FileSystemError as e:
             await self._diag_fds(fds, f"{argv[0]}: {e}")
@@ -2092,6 +2093,9 @@ class Interp(Expander):
             await self.err(f"\nreal\t{int(m)}m{s:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n")
 
     async def _run_stages(self, node: A.Pipeline) -> int:
+        import anyio
+
+        await ensure_loop()  # the stages run concurrently
         cmds = node.commands
         n = len(cmds)
         pipes = [Pipe() for _ in range(n - 1)]
@@ -2195,6 +2199,9 @@ class Interp(Expander):
         return status
 
     async def exec_background(self, node: A.Background) -> int:
+        import anyio
+
+        await ensure_loop()
         child = self.fork()
         stdin = child.fds.get(0)
         if stdin is not None and stdin is self.session.shell_stdin:
@@ -2622,6 +2629,9 @@ class Interp(Expander):
         return decode(data).rstrip("\n")
 
     async def process_substitution(self, part: A.ProcSub) -> str:
+        import anyio
+
+        await ensure_loop()
         pipe = Pipe()
         fdnum = 63
         while fdnum in self.fds and fdnum > 10:

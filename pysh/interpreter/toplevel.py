@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import sys
-
-import anyio
+import time
 
 # importing the module registers its builtins
 from pysh.interpreter import builtins_history as _builtins_history  # noqa: F401,E402
@@ -14,6 +13,7 @@ from pysh.interpreter.errors import ExitShell
 from pysh.interpreter.exec_command import USER, ExecCommand
 from pysh.interpreter.runner import Interp, Session
 from pysh.shellkit import BrokenPipe, Budget, Interrupted, LimitExceeded
+from pysh.shellkit.worker import ensure_loop, loop_running
 
 
 def make_session(ex: ExecCommand) -> Session:
@@ -45,11 +45,18 @@ def _set_budget(interp: Interp, budget: Budget) -> None:
 async def run_main(interp: Interp, body, *, task_group=None) -> int:
     """Run ``body(interp)`` (a coroutine function) as one top-level run.
 
-    Owns the task group background jobs and process substitutions live in,
-    applies the wall-clock deadline, and turns limits into clean diagnostics.
-    With ``task_group`` (anything with ``start_soon``, e.g. a long-lived group of
-    the REPL or the API), background work goes there instead and outlives the run:
-    its owner decides when it ends.
+    Owns where background jobs and process substitutions run (a :class:`JobGroup`,
+    ended with the run), applies the wall-clock deadline, and turns limits into
+    clean diagnostics. With ``task_group`` (anything with ``start_soon``, e.g. a
+    long-lived group of the REPL or the API), background work goes there instead
+    and outlives the run: its owner decides when it ends.
+
+    Without a deadline the run needs no event loop of its own: it moves onto one
+    (``ensure_loop``) only when its script needs one. With a deadline it moves at
+    once, so that the deadline's cancel scope covers the whole run; loading the
+    loop (the first time: importing asyncio and anyio) is start-up work, not the
+    script's, and does not count against the deadline. (Either way the budget's
+    checks stop CPU-bound work at the deadline.)
     """
     _allow_deep_calls()
     session = interp.session
@@ -67,29 +74,31 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
     status = 0
     timed_out = False
     try:
-        if task_group is not None:
-            session.task_group = task_group
-            try:
-                if remaining is None:
+        own = task_group is None
+        session.task_group = JobGroup() if own else task_group
+        try:
+            if remaining is None:
+                status = await body(interp)
+                if own:
+                    await _let_jobs_finish(session)
+            else:
+                import anyio
+
+                if not loop_running():
+                    t0 = time.monotonic()
+                    await ensure_loop()
+                    anyio.current_time()  # (loads anyio's backend for the loop)
+                    budget.postpone(time.monotonic() - t0)
+                    remaining = budget.remaining()
+                with anyio.move_on_after(remaining) as scope:
                     status = await body(interp)
-                else:
-                    with anyio.move_on_after(remaining) as scope:
-                        status = await body(interp)
-                    timed_out = scope.cancelled_caught
-            finally:
-                session.task_group = None
-        else:
-            with anyio.move_on_after(remaining if remaining is not None else float("inf")) as scope:
-                async with anyio.create_task_group() as tg:
-                    session.task_group = tg
-                    try:
-                        status = await body(interp)
+                    if own:
                         await _let_jobs_finish(session)
-                    finally:
-                        session.task_group = None
-                        tg.cancel_scope.cancel()
-            if scope.cancelled_caught:
-                timed_out = True
+                timed_out = scope.cancelled_caught
+        finally:
+            group, session.task_group = session.task_group, None
+            if own:
+                await group.close()
     except LimitExceeded as e:
         await report(f"{interp.argv0}: {e}\n")
         return e.status
@@ -148,9 +157,59 @@ async def _let_jobs_finish(session) -> None:
     live = [j for j in session.jobs.values() if not j.done]
     if not live:
         return
+    import anyio
+
+    await ensure_loop()
     with anyio.move_on_after(JOB_GRACE):
         for j in live:
             await j.event.wait()
+
+
+class JobGroup:
+    """Where a run's background work (``&``, process substitutions) runs, in place of a
+    task group: each is a task of the running loop, and :meth:`close` ends those still
+    running, as the end of a task group would. Unlike a task group it costs nothing
+    until used: a run without background work never needs an event loop for it."""
+
+    __slots__ = ("_live", "_idle")
+
+    def __init__(self) -> None:
+        self._live: dict = {}  # cancel scope -> its task (a loop keeps only weak references)
+        self._idle = None
+
+    def start_soon(self, func, *args, name=None) -> None:
+        """Start ``func(*args)`` (the caller runs on the loop: it awaited ensure_loop)."""
+        import asyncio
+
+        import anyio
+
+        scope = anyio.CancelScope()
+        live = self._live
+
+        async def task() -> None:
+            try:
+                with scope:
+                    try:
+                        await func(*args)
+                    except (Exception, LimitExceeded, Interrupted):  # noqa: BLE001
+                        pass  # background work never takes the run's loop down
+            finally:
+                live.pop(scope, None)
+                if not live and self._idle is not None:
+                    self._idle.set()
+
+        live[scope] = asyncio.get_running_loop().create_task(task(), name=name)
+
+    async def close(self) -> None:
+        if not self._live:
+            return
+        import anyio
+
+        self._idle = anyio.Event()
+        for scope in list(self._live):
+            scope.cancel()
+        with anyio.CancelScope(shield=True):
+            await self._idle.wait()
 
 
 def _describe(eg) -> str:

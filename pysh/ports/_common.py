@@ -524,7 +524,8 @@ def vstat(shell: Shell, vpath: str, *, follow: bool = True) -> os.stat_result:
     if "/dev/" in vpath and shell.stream_data(vpath) is not None:
         return shell.fs.stat(vpath)  # a materialized pipe
     host = host_of(shell, vpath, follow=follow)
-    if _is_mount_root_host(shell, host) or not shell.is_host_path(vpath):
+    # (a link's lstat is the link's, also when what it points to is out of reach)
+    if _is_mount_root_host(shell, host) or not shell.is_host_path(vpath, follow=follow):
         try:
             return os.stat(str(host))
         except OSError as e:

@@ -672,7 +672,8 @@ async def _tar_create(shell, o, operands, cdir, err: Out) -> int:
                         _add_member(shell, tf, filters.rename(member_name), mvpath, mst,
                                     filters)
                     except OSError as e:
-                        await err.write(encode(f"tar: {member_name}: Cannot open: "
+                        what = "readlink" if _stat.S_ISLNK(mst.st_mode) else "open"
+                        await err.write(encode(f"tar: {member_name}: Cannot {what}: "
                                                f"{_strerror(e)}\n"))
                         status = 2
                         continue
@@ -934,13 +935,12 @@ def _parse_mtime(shell, text: str) -> int:
 
 
 def _readlink(shell, vpath: str) -> str:
-    host = _common.host_of(shell, vpath, follow=False)
-    with HeldDir(host, vpath) as d:
-        try:
-            target = os.readlink(d.name, dir_fd=d.fd)
-        except OSError as e:
-            raise FileSystemError(e.errno or errno.EIO, vpath) from None
-    return shell.display(target)
+    """A link's text as the core shows it (readlink): an absolute target in a mount comes
+    back virtual, one that would tell where the sandbox lives on the host is refused."""
+    try:
+        return shell.core.readlink(shell.abspath(vpath))
+    except FileSystemError as e:
+        raise FileSystemError(e.errno, vpath) from None
 
 
 # ==================================================================== gzip

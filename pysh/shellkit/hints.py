@@ -11,7 +11,7 @@ NO_NETWORK = ("no network here but curl and wget, to the URLs the embedder allow
               "(--allow-url, --allow-host)")
 NO_HOST = "the sandbox runs no host programs"
 NO_INSTALL = "nothing can be installed in the sandbox; " + NO_HOST
-EDIT = "no interactive editor: edit with sed -i, patch, or cat > FILE <<'EOF'"
+EDIT = "no interactive editor: edit with ed -s, sed -i, patch, or cat > FILE <<'EOF'"
 
 # (names, hint): the order is the README's
 TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -25,11 +25,10 @@ TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
       "gem"), NO_INSTALL),
     (("node", "ruby", "php", "lua"),
      NO_HOST + ": python3, awk, sed, jq, bc and bash itself do the usual jobs"),
-    (("perl",), NO_HOST + ": sed -E, awk and grep -P cover most one-liners"),
-    (("vim", "vi", "nano", "emacs", "ed"), EDIT),
+    (("vim", "vi", "nano", "emacs"), EDIT),
     (("sudo", "su", "doas"), "one user in the sandbox: run the command without sudo"),
-    (("bzip2", "bunzip2", "xz", "unxz", "7z", "rar", "unrar"),
-     "archives here: tar (-z), gzip, zip and unzip"),
+    (("7z", "7za", "rar", "unrar", "lz4"),
+     "archives here: tar, gzip, bzip2, xz, zstd, zip and unzip"),
     (("open", "xdg-open", "pbcopy", "pbpaste", "xclip"), "no desktop in the sandbox"),
 )
 

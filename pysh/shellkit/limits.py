@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, fields, replace
 
-import anyio.lowlevel
+from pysh.shellkit.worker import loop_running
 
 QUANTUM = 0.004  # seconds a run may hold the event loop before Budget.pause() yields
 HANDOFF = 0.0001  # seconds a pause gives the GIL away, so other threads get it (Budget.pause)
@@ -161,10 +161,22 @@ class Budget:
         loop, the MCP server): the checkpoint's zero-timeout poll drops the GIL for a
         microsecond, and each such drop restarts a waiting thread's switch-interval clock,
         so a loop that pauses more often than every 5 ms starved them outright. A sleep
-        drops the GIL long enough for a waiter to take it (about 2.5% of a busy loop)."""
-        await anyio.lowlevel.checkpoint()
+        drops the GIL long enough for a waiter to take it (about 2.5% of a busy loop).
+
+        A run its worker drives without an event loop (see :mod:`pysh.shellkit.worker`)
+        has nothing on its thread to yield to (background work would have brought the
+        loop), and the budget's checks see an interrupt: only the sleep is left then."""
+        if loop_running():
+            import anyio.lowlevel
+
+            await anyio.lowlevel.checkpoint()
         time.sleep(HANDOFF)
         self.yield_at = time.monotonic() + QUANTUM
+
+    def postpone(self, seconds: float) -> None:
+        """Move the deadline ``seconds`` later: for start-up work that is not the script's."""
+        if self.deadline is not None:
+            self.deadline += seconds
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (never negative), or None without one."""

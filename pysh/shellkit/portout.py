@@ -32,7 +32,8 @@ class FoldingOutput(OutputStream):
     """Writes to ``inner`` with host roots folded to virtual paths (see ``Confinement.fold_bytes``).
 
     It has no ``fileno()``: a port cannot reach the host fd under it and write around
-    the fold. :meth:`finish` writes what is held back at the end.
+    the fold. :meth:`finish` writes what is held back at the end; :meth:`flush` does
+    not (a root split across a flush would go out unfolded).
     """
 
     def __init__(self, inner: OutputStream, core: Confinement) -> None:
@@ -71,18 +72,22 @@ def folding(func: CommandFunc) -> CommandFunc:
     @functools.wraps(func)
     async def port(shell: Shell, argv: list[str]) -> int:
         fds = dict(shell.fds)
-        wrapped = []
+        wrapped: dict[int, FoldingOutput] = {}
         for n in (1, 2):
             s = fds.get(n)
             if isinstance(s, OutputStream) and not isinstance(s, FoldingOutput):
-                fds[n] = FoldingOutput(s, shell.core)
-                wrapped.append(fds[n])
+                # one fold per stream: with 2>&1 a tail held back on fd 1 must not let
+                # a later write on fd 2 overtake it
+                w = wrapped.get(id(s))
+                if w is None:
+                    w = wrapped[id(s)] = FoldingOutput(s, shell.core)
+                fds[n] = w
         if not wrapped:
             return await func(shell, argv)
         try:
             return await func(shell.child(fds=fds), argv)
         finally:
-            for w in wrapped:
+            for w in wrapped.values():
                 try:
                     await w.finish()
                 except (BrokenPipe, OSError):

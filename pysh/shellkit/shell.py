@@ -246,10 +246,10 @@ class Shell:
         """The safe walker (held dir fds; links re-checked by the core) for ports."""
         return self.core.walk(self.abspath(top), follow_symlinks=follow_symlinks, onerror=onerror)
 
-    def is_host_path(self, path: str) -> bool:
+    def is_host_path(self, path: str, *, follow: bool = True) -> bool:
         """True when ``path`` names an entry of a mounted host directory (not a synthetic node)."""
         try:
-            return self.core.kind(self.abspath(path)).kind == HOST
+            return self.core.kind(self.abspath(path), follow=follow).kind == HOST
         except FileSystemError:
             return False
 

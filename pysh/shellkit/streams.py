@@ -20,9 +20,8 @@ import os
 import stat as _stat
 from collections.abc import AsyncIterator
 
-import anyio
-
 from pysh.shellkit.errors import BrokenPipe
+from pysh.shellkit.worker import ensure_loop
 
 CHUNK = 64 * 1024
 PIPE_CAPACITY = 64 * 1024
@@ -193,6 +192,9 @@ class FdInput(InputStream):
     async def _fill(self) -> bytes:
         try:
             if self._threaded:
+                import anyio
+
+                await ensure_loop()
                 return await anyio.to_thread.run_sync(os.read, self.fd, CHUNK, abandon_on_cancel=True)
             return os.read(self.fd, CHUNK)
         except OSError:
@@ -315,6 +317,9 @@ class FdOutput(OutputStream):
             except BrokenPipeError:
                 raise BrokenPipe() from None
             except BlockingIOError:
+                import anyio
+
+                await ensure_loop()
                 await anyio.sleep(0.001)
                 continue
             view = view[n:]
@@ -406,8 +411,8 @@ class Pipe:
         self.buf = bytearray()
         self.writers = 0
         self.readers = 0
-        self._data_ready: anyio.Event | None = None
-        self._space_ready: anyio.Event | None = None
+        self._data_ready = None  # an anyio.Event while a reader waits
+        self._space_ready = None  # an anyio.Event while a writer waits
 
     def reader(self) -> PipeReader:
         self.readers += 1
@@ -436,6 +441,9 @@ class Pipe:
             if self.readers <= 0:
                 raise BrokenPipe()
             if self._space_ready is None:
+                import anyio
+
+                await ensure_loop()
                 self._space_ready = anyio.Event()
             await self._space_ready.wait()
         if self.readers <= 0 and data:
@@ -446,6 +454,9 @@ class Pipe:
             if self.writers <= 0:
                 return b""
             if self._data_ready is None:
+                import anyio
+
+                await ensure_loop()
                 self._data_ready = anyio.Event()
             await self._data_ready.wait()
         data = bytes(self.buf[:n])

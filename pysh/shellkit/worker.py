@@ -17,9 +17,18 @@ The hand-off is cheap on purpose: between calls the thread sleeps on a plain loc
 (no event loop turns, no self-pipe), the caller puts the job in a deque and
 releases that lock, and sleeps on a lock of its own (sync) or an event of its
 event loop (async: asyncio or trio) that the worker sets when the job ends. A
-job runs ``fn(*args)`` on the thread; when that returns a coroutine, it runs to
-completion on the thread's loop (``run_until_complete``): jobs run one at a time,
-in order.
+job runs ``fn(*args)`` on the thread; jobs run one at a time, in order.
+
+**The event loop only when needed.** When a job returns a coroutine, the worker
+steps it itself: most shell code never suspends (``echo``, assignments,
+arithmetic, a file read), and then the coroutine finishes in that one step, with
+no event loop at all. Code that needs the loop (a pipeline's concurrent stages, a
+background job, a deadline's cancel scope, waiting on another thread: anything
+of anyio) first awaits :func:`ensure_loop`; the worker then moves the rest of the
+coroutine onto the thread's asyncio loop, made the first time, and it runs there
+to the end. Importing asyncio and anyio costs more CPU than a short script's
+whole run, so ``pysh -c 'echo hi'`` imports neither. The interpreter is the same
+either way: only where its coroutine is resumed differs.
 """
 
 from __future__ import annotations
@@ -65,6 +74,53 @@ class _Job:
 
 _STOP = _Job(None, ())
 _by_thread: dict[int, Worker] = {}
+_NEED_LOOP = object()  # what a coroutine hands its driver to be moved onto the loop
+
+
+@types.coroutine
+def _ask_for_loop():
+    yield _NEED_LOOP
+
+
+def loop_running() -> bool:
+    """Whether an asyncio event loop runs on this thread (without importing asyncio)."""
+    asyncio = sys.modules.get("asyncio")
+    return asyncio is not None and asyncio._get_running_loop() is not None
+
+
+async def ensure_loop() -> None:
+    """Continue on an event loop: await it before anything that needs one (anyio).
+
+    A no-op when an event loop runs already; in a job a worker drives without one,
+    the job's coroutine moves onto the worker's loop here (see the module's text)."""
+    if not loop_running():
+        await _ask_for_loop()
+
+
+class _Resume:
+    """Awaiting it resumes a coroutine that :func:`ensure_loop` suspended, and relays
+    each later suspension of it to the awaiting task (what ``await`` does)."""
+
+    __slots__ = ("coro",)
+
+    def __init__(self, coro) -> None:
+        self.coro = coro
+
+    def __await__(self):
+        coro, value, error = self.coro, None, None
+        while True:
+            try:
+                yielded = coro.send(value) if error is None else coro.throw(error)
+            except StopIteration as e:
+                return e.value
+            try:
+                value, error = (yield yielded), None
+            except BaseException as e:  # noqa: BLE001 - cancellation, close: relayed to coro
+                value, error = None, e
+
+
+async def _resume(coro):
+    return await _Resume(coro)
 
 
 def current() -> Worker | None:
@@ -86,7 +142,7 @@ class Worker:
         self.import_dirs = tuple(landlock.python_dirs() if import_dirs is None else import_dirs)
         self.floor = "not started"  # what the kernel floor is on this thread (see info())
         self.abi = 0
-        self.loop = None
+        self.loop = None  # the thread's asyncio loop, made the first time a job needs one
         self._jobs: deque[_Job] = deque()
         self._wake = _allocate_lock()
         self._wake.acquire()
@@ -136,8 +192,6 @@ class Worker:
             self._thread.join(timeout)
 
     def _main(self, ready) -> None:
-        import asyncio
-
         self._ident = threading.get_ident()
         _by_thread[self._ident] = self
         _confine_imports(self.import_dirs)
@@ -151,8 +205,6 @@ class Worker:
                 except landlock.LandlockError as e:
                     why = landlock.describe() if e.errno == errno.ENOSYS else e.strerror
                     self.floor = f"cooperative only ({why})"
-            self.loop = loop = asyncio.new_event_loop()
-            asyncio.set_event_loop(loop)
         finally:
             ready.release()
         jobs, wake = self._jobs, self._wake
@@ -167,11 +219,22 @@ class Worker:
                 job = None
         finally:
             _by_thread.pop(self._ident, None)
-            try:
-                loop.run_until_complete(loop.shutdown_asyncgens())
-            except Exception:  # noqa: BLE001 - closing must not raise
-                pass
-            loop.close()
+            loop = self.loop
+            if loop is not None:
+                try:
+                    loop.run_until_complete(loop.shutdown_asyncgens())
+                except Exception:  # noqa: BLE001 - closing must not raise
+                    pass
+                loop.close()
+
+    def event_loop(self):
+        """The thread's asyncio loop, made on first use (call it on the thread only)."""
+        if self.loop is None:
+            import asyncio
+
+            self.loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(self.loop)
+        return self.loop
 
     def _run(self, job: _Job) -> None:
         try:
@@ -179,10 +242,7 @@ class Worker:
                 raise _cancelled_error()
             r = job.fn(*job.args)
             if type(r) is _CoroutineType:
-                job.task = task = self.loop.create_task(r)
-                if job.cancelled:
-                    task.cancel()
-                r = self.loop.run_until_complete(task)
+                r = self._drive(job, r)
             job.value = r
         except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
             job.error = e
@@ -195,6 +255,21 @@ class Worker:
                     notify()
                 except Exception:  # noqa: BLE001 - the caller's loop is gone: nobody waits
                     pass
+
+    def _drive(self, job: _Job, coro):
+        """Run a job's coroutine: by itself until it asks for the loop, then on the loop."""
+        try:
+            asked = coro.send(None)
+        except StopIteration as e:
+            return e.value
+        if asked is not _NEED_LOOP:  # it awaited a loop's object without ensure_loop()
+            coro.close()
+            raise RuntimeError("a coroutine needs the event loop: await ensure_loop() first")
+        loop = self.event_loop()
+        job.task = task = loop.create_task(_resume(coro))
+        if job.cancelled:
+            task.cancel()
+        return loop.run_until_complete(task)
 
     def _submit(self, job: _Job) -> None:
         if self._closed and job is not _STOP:

@@ -98,3 +98,50 @@ def test_ed_growth_is_bounded():
     for c, o in zip(cases, run_hostile(cases), strict=True):
         assert_clean(o)
         assert o.status != 0, (c.script, o.status, o.out[-300:], o.err[-300:])
+
+
+@pytest.mark.parametrize("code,what", [
+    ("s/a/b/ee", "s///ee"),
+    ("print `ls`", "backticks"),
+    ("system('ls')", "system"),
+    ("print <<EOF\nx\nEOF", "here-documents"),
+    ("use Data::Dumper; print 1", "Data::Dumper"),
+    ("open(my $f, 'ls |')", "pipe"),
+    ("my $o = Foo->new", "method calls"),
+    ("eval 'print 1'", "string eval"),
+])
+def test_perl_refuses_what_the_subset_lacks(code, what):
+    with sandbox(FILES) as ex:
+        r = run_cmd(ex, ["perl", "-e", code])
+    assert r.status == 255, (code, r.stdout, r.stderr)
+    assert b"pysh's perl subset does not support" in r.stderr and what.encode() in r.stderr
+    assert b"Traceback" not in r.stderr and b"internal error" not in r.stderr
+
+
+def test_perl_unicode_switch_refused():
+    with sandbox(FILES) as ex:
+        r = run_cmd(ex, ["perl", "-CSD", "-e", "print 1"])
+    assert r.status == 255 and b"does not support the -C switch" in r.stderr
+
+
+def test_perl_runaway_programs_stop():
+    """Busy loops, catastrophic patterns, huge strings and deep recursion end cleanly."""
+    from tests.interp.hostile import Case, assert_clean, run_hostile
+
+    cases = [Case("perl -e 'while (1) {}'", timeout=1.0),
+             Case("perl -e '1 while 1'", timeout=1.0),
+             Case("perl -e 'for (;;) { $i++ }'", timeout=1.0),
+             Case("perl -e 'print \"x\" while 1' | head -c 10", timeout=1.0),
+             Case("perl -e '$x = \"a\" x 1e12; print length $x'", timeout=2.0),
+             Case("perl -e '@a = (1..1e12); print scalar @a'", timeout=2.0),
+             Case("perl -e 'sub f { f() } f()'", timeout=2.0),
+             Case("yes | perl -ne 'print if $. > 1e9'", timeout=1.0),
+             # the engine may finish a catastrophic pattern fast; it must not outlive the run
+             Case("perl -e '$x = (\"a\" x 40) . \"c\"; print $x =~ /^(a|a)*b/ ? 1 : 0'",
+                  timeout=1.0)]
+    outcomes = run_hostile(cases)
+    for c, o in zip(cases[:-1], outcomes, strict=False):
+        assert_clean(o)
+        assert o.status != 0, (c.script, o.status, o.out[-300:], o.err[-300:])
+    assert_clean(outcomes[-1])
+    assert (outcomes[-1].status, outcomes[-1].out) in ((0, "0"), (124, ""))

@@ -19,6 +19,15 @@ def test_no_hint_for_unknown_names():
     assert r.err == "pysh: line 1: nosuchcmd: command not found\npysh: line 1: lsx: command not found\n"
 
 
+def test_no_hint_names_a_command_pysh_has():
+    """A hint for a registered command would never show: the table must follow the registry."""
+    from pysh.commands import default_registry
+    from pysh.shellkit.hints import HINTS
+
+    registry = default_registry()
+    assert [n for n in HINTS if registry.get(n) is not None] == []
+
+
 def test_command_builtin_and_pip_make():
     r = run_script("command pip install x; make all")
     assert "pip: command not found\npysh: hint: pip: nothing can be installed" in r.err

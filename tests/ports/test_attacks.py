@@ -318,3 +318,41 @@ def test_ports_never_write_a_hard_linked_file(inst, tree):
     assert _outside_state(tree) == before
     r = run(inst, ["gzip", "-c", "x.db"])  # reading through door B stays allowed
     assert r.status == 0
+
+
+PLANTED_LINKS = ["out_rel", "out_abs", "out_file", "etc", "chain_a", "chain_b", "loop1",
+                 "proc_root", "dir/deep_out", "dangling_out", "in_rel", "in_abs", "dir/up"]
+
+
+def test_a_planted_link_is_a_link_through_both_doors(inst, tree):
+    """Door B's lstat of a link that points out followed it (tar archived the host's /etc
+    as a directory with its times; zip added it as one): it is the link, as door A says."""
+    import stat
+
+    from pysh.ports import _common
+
+    for rel in PLANTED_LINKS:
+        a = inst.shell.fs.lstat("/batch/" + rel)
+        b = _common.vstat(inst.shell, rel, follow=False)
+        assert stat.S_ISLNK(a.st_mode) and stat.S_ISLNK(b.st_mode), rel
+        assert (a.st_ino, a.st_size) == (b.st_ino, b.st_size), rel
+
+
+def test_archives_take_a_planted_link_as_the_link_and_its_text_as_readlink_shows_it(inst, tree):
+    """tar stores a link as a link, with the text the core's readlink gives: a target that
+    would tell where the sandbox lives on the host is refused, as readlink refuses it."""
+    r = run_archive(inst, tree, ["tar", "-cvf", "t.tar", *PLANTED_LINKS])
+    for rel in ("out_rel", "out_abs", "out_file", "chain_b", "dir/deep_out", "dangling_out"):
+        assert f"tar: {rel}: Cannot readlink: Permission denied\n" in r.err, rel
+        assert inst.shell.fs.lexists("/batch/" + rel)
+    assert r.status == 2
+    with tarfile.open(os.path.join(tree.ws, "t.tar")) as tf:
+        got = {m.name: (m.issym(), m.linkname) for m in tf.getmembers()}
+    assert got == {"etc": (True, "/etc"), "chain_a": (True, "chain_b"), "loop1": (True, "loop2"),
+                   "proc_root": (True, "/proc/self/root"), "in_rel": (True, "file.txt"),
+                   "in_abs": (True, "/batch/file.txt"), "dir/up": (True, "../file.txt")}
+    r = run_archive(inst, tree, ["zip", "-r", "z.zip", "etc", "out_abs", "file.txt"])
+    assert r.status == 18
+    assert r.err.count("could not open for reading") == 2 and "adding: file.txt" in r.out
+    with zipfile.ZipFile(os.path.join(tree.ws, "z.zip")) as zf:
+        assert zf.namelist() == ["file.txt"]

@@ -190,6 +190,44 @@ def test_racing_renames_never_leave_a_link_pointing_out(instance, tree):
     assert errors == []
 
 
+def test_a_directory_swapped_for_a_link_while_links_are_made_in_it(instance, tree):
+    """A host thread keeps swapping a/b/c between the real directory and a link to the
+    mount root (c -> ../..) while links that climb three levels are made in a/b/c: each
+    is checked where it lands (the real c: inside; through the link: the root, EPERM)."""
+    fs = instance.shell.fs
+    c = os.path.join(tree.ws, "a", "b", "c")
+    os.makedirs(c)
+    stop = threading.Event()
+
+    def swapper():
+        while not stop.is_set():
+            try:
+                os.rename(c, c + "_aside")
+                os.symlink("../..", c)
+                os.unlink(c)
+                os.rename(c + "_aside", c)
+            except OSError:
+                pass
+
+    t = threading.Thread(target=swapper)
+    t.start()
+    made = 0
+    try:
+        for i in range(300):
+            try:
+                fs.symlink("../../../file.txt", f"/batch/a/b/c/mk{i}")
+                made += 1
+            except FileSystemError as e:  # ENOTDIR: c was a link when opened, a dir when read
+                assert e.errno in (errno.EPERM, errno.ENOENT, errno.ENOTDIR), e
+    finally:
+        stop.set()
+        t.join()
+    assert made
+    mine = [rel for rel in host_links(tree.ws) if os.path.basename(rel).startswith("mk")]
+    assert len(mine) == made and all(rel.startswith("a/b/c/mk") for rel in mine)
+    assert [rel for rel in mine if not points_inside(tree.ws, rel)] == []
+
+
 def test_link_commands_refuse_with_eperm_in_each_tools_words(tree):
     """The real tools' messages for EPERM (recorded under a symlink() that fails)."""
     os.symlink("/usr/share", os.path.join(tree.ws, "planted"))
@@ -300,6 +338,35 @@ def test_special_files_are_refused_at_once_through_both_doors(instance, specials
     fs.write_bytes("/dev/null", b"x")
     with fs.open("/dev/zero", "rb") as f:
         assert f.read(3) == b"\0\0\0"
+
+
+def test_a_planted_device_is_refused_through_both_doors(instance, tree):
+    """A device node is refused on the held fd, before anything is read or written: the
+    driver's open may run (O_NONBLOCK|O_NOCTTY), its read and write never do."""
+    import stat
+
+    from pysh.shellkit.confine import open_leaf
+
+    dev = os.open("/dev", os.O_PATH | os.O_DIRECTORY)
+    try:
+        for flags in (os.O_RDONLY, os.O_WRONLY | os.O_TRUNC, os.O_RDWR):
+            assert errno_of(open_leaf, "null", flags, 0, dev, "/batch/null") == errno.ENXIO
+    finally:
+        os.close(dev)
+    try:  # planted in the workspace, where this user may make device nodes
+        os.mknod(os.path.join(tree.ws, "zero"), stat.S_IFCHR | 0o666, os.makedev(1, 5))
+    except PermissionError:
+        return  # no CAP_MKNOD here: the held-fd check above is the rule that refuses it
+    fs, shell = instance.shell.fs, instance.shell
+    for mode in ("rb", "wb", "r+b"):
+        assert errno_of(fs.open, "/batch/zero", mode) == errno.ENXIO, mode
+    assert errno_of(fs.read_bytes, "/batch/zero") == errno_of(shell.resolve, "/batch/zero") \
+        == errno_of(shell.resolve, "/batch/zero", write=True) == errno.ENXIO
+    assert stat.S_ISCHR(fs.lstat("/batch/zero").st_mode)
+    with ExecCommand(tree.ws, registry=default_registry()) as ex:
+        r = run_cmd(ex, ["head", "-c", "4", "zero"])
+    assert (r.status, r.out, r.err) == (1, "", "head: cannot open 'zero' for reading: "
+                                               "No such device or address\n")
 
 
 def test_the_walker_does_not_block_on_a_fifo(instance, specials):

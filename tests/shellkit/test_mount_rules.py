@@ -89,3 +89,48 @@ def test_the_home_directory_and_its_ancestors_need_allow_home(tmp_path, monkeypa
     p = subprocess.run(base + ["--allow-home", "-c", "echo ok"], capture_output=True, timeout=60,
                        env=env)
     assert (p.returncode, p.stdout) == (0, b"ok\n")
+
+
+# linux/magic.h: the kinds issue 11 names, and a few more
+KERNEL_FS = {"proc": 0x9FA0, "sysfs": 0x62656572, "devpts": 0x1CD1, "cgroup": 0x27E0EB,
+             "cgroup2": 0x63677270, "securityfs": 0x73636673, "debugfs": 0x64626720,
+             "tracefs": 0x74726163, "bpf": 0xCAFE4A11, "configfs": 0x62656570,
+             "pstore": 0x6165676C, "efivarfs": 0xDE5E81E4, "mqueue": 0x19800202}
+
+
+@pytest.mark.parametrize("kind", sorted(KERNEL_FS))
+def test_each_kernel_file_system_type_is_refused_wherever_it_is_mounted(tmp_path, monkeypatch,
+                                                                        kind):
+    """proc, sysfs, cgroup, debugfs, bpf ... mounted elsewhere than /proc or /sys (where
+    the path alone refuses them): the statfs type of the opened directory decides."""
+    from pysh.shellkit import mounts
+
+    monkeypatch.setattr(mounts, "_fs_magic", lambda fd: KERNEL_FS[kind])
+    assert refusal(str(tmp_path)) == f"refusing to mount a kernel file system ({kind}) at /x"
+
+
+@pytest.mark.parametrize("name", ["devtmpfs", "proc", "sysfs"])
+def test_a_kernel_file_system_the_statfs_type_cannot_tell_is_known_by_its_mount(
+        tmp_path, monkeypatch, name):
+    """devtmpfs shares tmpfs's statfs magic: /proc/self/mountinfo's type name decides."""
+    from pysh.shellkit import mounts
+
+    monkeypatch.setattr(mounts, "_fs_magic", lambda fd: 0x01021994)
+    monkeypatch.setattr(mounts, "_fs_name", lambda fd: name)
+    assert refusal(str(tmp_path)) == f"refusing to mount a kernel file system ({name}) at /x"
+    monkeypatch.setattr(mounts, "_fs_name", lambda fd: "tmpfs")
+    assert refusal(str(tmp_path)) is None  # a tmpfs directory is a fine workspace
+
+
+def test_every_kernel_file_system_mounted_here_is_refused():
+    """Each mount point of this machine whose type is a kernel file system."""
+    from pysh.shellkit.mounts import PSEUDO_FS_NAMES
+
+    seen = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            point, kind = line.split()[4], line.split(" - ", 1)[1].split()[0]
+            if kind in PSEUDO_FS_NAMES and os.path.isdir(point) and os.access(point, os.R_OK):
+                seen.append(point)
+                assert refusal(point) is not None, (point, kind)
+    assert seen  # /proc at least

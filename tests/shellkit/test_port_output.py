@@ -4,10 +4,14 @@ even when a host root is split across writes."""
 
 from __future__ import annotations
 
+import importlib.util
+import pathlib
+import re
+
 import anyio
 import pytest
 
-from pysh.commands import default_registry
+from pysh.commands import DOOR_A_BLOCKS, DOOR_B_BLOCKS, default_registry
 from pysh.interpreter import ExecCommand
 from pysh.shellkit import CaptureOutput, CommandRegistry
 from pysh.shellkit.portout import FoldingOutput
@@ -49,13 +53,35 @@ def test_folding_survives_every_split(instance):
 
 def test_every_door_b_command_is_folded_and_door_a_is_not():
     reg = default_registry()
-    for name in ("sqlite3", "jq", "rg", "fd", "tar", "unzip", "gzip", "git"):
-        assert reg.is_port(name), name
-    for name in ("cat", "ls", "grep", "sed", "awk", "ln", "cp", "bash"):
-        assert not reg.is_port(name), name
+    for block in DOOR_B_BLOCKS:
+        for name in block:
+            assert reg.is_port(name), name
+    for block in DOOR_A_BLOCKS:
+        for name in block:
+            assert not reg.is_port(name), name
     reg.register("mine", _leaky)  # a third party's command may use door B: folded
     assert reg.is_port("mine") and reg.copy().is_port("mine")
     assert not CommandRegistry({"x": _leaky}, port=False).is_port("x")
+
+
+# Door B is Shell.resolve() (and the core's resolve_host under it); the core's own
+# resolve() hands out held fds, and pathlib's resolve() takes no argument.
+_DOOR_B_CALL = re.compile(r"(?<!core)\.resolve\((?!\))|\bresolve_host\(")
+
+
+def test_commands_registered_unfolded_never_use_door_b():
+    """A command registered port=False runs without the fold: nothing in its package may
+    take a host path from door B (it would have no net under what it prints)."""
+    packages = set()
+    for block in DOOR_A_BLOCKS:
+        for target in block.values():
+            origin = importlib.util.find_spec(target.split(":")[0]).origin
+            packages.add(pathlib.Path(origin).parent)
+    assert len(packages) >= 4  # builtins, interpreter, python, net
+    for pkg in packages:
+        for f in sorted(pkg.rglob("*.py")):
+            for n, line in enumerate(f.read_text().splitlines(), 1):
+                assert not _DOOR_B_CALL.search(line), f"{f}:{n}: {line.strip()}"
 
 
 def test_a_port_that_prints_host_paths_shows_virtual_ones(tree):
@@ -66,6 +92,32 @@ def test_a_port_that_prints_host_paths_shows_virtual_ones(tree):
         want = "[/batch/dir] /batch/dir/x /batch/diry\n"
         assert (r.out, r.err) == (want, want)
         assert_no_canary(r.out, r.err)
+
+
+async def _interleaved(shell, argv):
+    """stdout's writes end where a host root could begin; stderr writes in between."""
+    host = str(shell.resolve("/batch")).encode()
+    await shell.stdout.write(b"a /")
+    await shell.stderr.write(b"E1\n")
+    await shell.stdout.write(host + b"/f /")
+    await shell.stdout.flush()
+    await shell.stderr.write(b"E2 " + host + b"\n")
+    await shell.stdout.write(b"t\n")
+    return 0
+
+
+def test_stdout_and_stderr_on_one_stream_keep_their_order(tree):
+    """With 2>&1 both fds are one stream: one fold for both, so a tail held back on fd 1
+    is not overtaken by fd 2 (it was: 'a E1\n//batch/f E2 ...')."""
+    from pysh.api import Sandbox
+
+    with Sandbox(tree.ws, commands={"inter": _interleaved}) as sb:
+        for script in ("inter 2>&1", "inter 2>&1 | cat", "{ inter; echo .; } 2>&1 | cat"):
+            r = sb.run(script)
+            assert r.stdout.startswith("a /E1\n/batch/f /E2 /batch\nt\n"), (script, r.stdout)
+            assert_no_canary(r.stdout, r.stderr)
+        r = sb.run("inter")  # apart, each is folded on its own
+        assert (r.stdout, r.stderr) == ("a //batch/f /t\n", "E1\nE2 /batch\n")
 
 
 @pytest.mark.parametrize("sql", ["pragma database_list", "select file from pragma_database_list"])
@@ -92,7 +144,16 @@ PORT_ERRORS = [
     ["tar", "-xf", "nope.tar"], ["tar", "-cf", "/batch/t.tar", "out_abs", "in_dir"],
     ["tar", "-tf", "/batch/dir"], ["gzip", "-c", "out_file"], ["unzip", "nope.zip"],
     ["git", "status"], ["git", "-C", "out_rel", "log"], ["git", "init", "-q", "/batch/etc"],
+    ["git", "clone", "-q", "out_abs", "c"], ["git", "-C", "/batch/dir", "status"],
+    ["sqlite3", "/batch/n.db", ".read out_file"], ["sqlite3", "/batch/n.db", ".open out_abs/x.db"],
+    ["fdfind", "x", "out_abs"], ["gunzip", "out_rel/x.gz"], ["zcat", "/batch/dir"],
+    ["zip", "/batch/z.zip", "out_file", "nope"], ["zip", "-r", "/batch/z.zip", "out_abs"],
+    ["unzip", "-l", "/batch/file.txt"], ["tar", "-xf", "/batch/file.txt", "-C", "out_abs"],
 ]
+
+
+def test_every_port_has_an_error_path_in_the_canary_list():
+    assert {a[0] for a in PORT_ERRORS} == {n for b in DOOR_B_BLOCKS for n in b}
 
 
 @pytest.mark.parametrize("argv", PORT_ERRORS, ids=lambda a: " ".join(a))

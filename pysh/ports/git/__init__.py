@@ -18,6 +18,8 @@ pysh's git (on dulwich). Supported commands:
    merge      config     cat-file   ls-tree    rev-list   describe   shortlog
    remote     merge-base for-each-ref show-ref symbolic-ref update-ref
    name-rev   count-objects gc      prune      repack     fsck       help
+   cherry-pick revert    rebase     reflog     clean      submodule  worktree
+   diff-tree
 
 fetch, pull, push and ls-remote need a network: the sandbox has none.
 
@@ -66,6 +68,14 @@ COMMANDS = {
     "repack": "history:cmd_maintenance_noop",
     "fsck": "history:cmd_maintenance_noop",
     "remote": "remote:cmd_remote",
+    "reflog": "refcmds:cmd_reflog",
+    "clean": "clean:cmd_clean",
+    "diff-tree": "history:cmd_diff_tree",
+    "submodule": "checkouts:cmd_submodule",
+    "worktree": "checkouts:cmd_worktree",
+    "cherry-pick": "sequencer:cmd_cherry_pick",
+    "revert": "sequencer:cmd_revert",
+    "rebase": "sequencer:cmd_rebase",
     "fetch": "remote:cmd_network",
     "pull": "remote:cmd_network",
     "push": "remote:cmd_network",

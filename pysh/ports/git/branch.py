@@ -245,11 +245,16 @@ def do_switch(ctx: Ctx, repo: Repo, *, branch: str | None, target: bytes, name: 
     if not same:
         switch_trees(repo, repo.tree_of(cur_head), target_commit.tree, force=force)
     was_detached = cur_branch is None and cur_head is not None
+    reset = False
     if create:
         ref = b"refs/heads/" + encode(branch)
+        old = repo.ref_sha(ref)
+        reset = old is not None
         repo.set_ref(ref, target)
-        append_reflog(repo, ref, None, target, f"branch: Created from {name}")
+        append_reflog(repo, ref, old, target,
+                      f"branch: Reset to {name}" if reset else f"branch: Created from {name}")
         if track_from is not None:
+            # 'remote/branch', or './branch' for a local branch (git's branch.<name>.remote=.)
             remote, _, rb = track_from.partition("/")
             cfg = repo.edit_config()
             cfg.set((b"branch", encode(branch)), b"remote", encode(remote))
@@ -263,8 +268,11 @@ def do_switch(ctx: Ctx, repo: Repo, *, branch: str | None, target: bytes, name: 
         _move_head_to_branch(repo, branch, target, from_label)
         ctx.write(local_change_lines(repo))
         if track_from is not None:
-            ctx.write(f"branch '{branch}' set up to track '{track_from}'.\n")
-        if create:
+            shown = track_from[2:] if track_from.startswith("./") else track_from
+            ctx.write(f"branch '{branch}' set up to track '{shown}'.\n")
+        if reset:
+            ctx.ewrite(f"Switched to and reset branch '{branch}'\n")
+        elif create:
             ctx.ewrite(f"Switched to a new branch '{branch}'\n")
         else:
             ctx.ewrite(f"Switched to branch '{branch}'\n")
@@ -287,9 +295,12 @@ def _tracking_info(repo: Repo, branch: str) -> str:
 
 def restore_paths(repo: Repo, ps: Pathspec, source: dict | None, *, worktree_: bool, staged: bool,
                   args: list[str]) -> int:
-    """Restore matching paths into the index and/or work tree from ``source`` (None = index)."""
+    """Restore matching paths into the index and/or work tree from ``source`` (None = index);
+    the number of work-tree files written (git's nr_checkouts: those that differed)."""
     repo.lock_index()
     index = repo.index
+    written = 0
+    idx_mtime = worktree.index_mtime(repo)
     idx = {p: (e.mode, e.sha) for p, e in index.items() if not isinstance(e, ConflictedIndexEntry)}
     src = source if source is not None else idx
     hits = 0
@@ -319,6 +330,14 @@ def restore_paths(repo: Repo, ps: Pathspec, source: dict | None, *, worktree_: b
                 if source is not None:
                     repo.wt_remove(p)
                 continue
+            e = index[p] if p in index else None
+            e = None if isinstance(e, ConflictedIndexEntry) else e
+            cur = repo.wt_lstat(p)
+            if cur is not None and e is not None and (e.mode, e.sha) == v and \
+                    worktree.stat_clean(e, cur, (1 << 62, 0)) and \
+                    worktree.worktree_sha(repo, p, e, cur, idx_mtime) == (v[1], v[0]):
+                continue  # git's ie_match_stat: the stat info (and, when racy, the content)
+            written += 1
             st = repo.wt_write(p, _blob(repo, v[1]), v[0])
             if staged or source is None:
                 e = index[p] if p in index else None
@@ -329,12 +348,18 @@ def restore_paths(repo: Repo, ps: Pathspec, source: dict | None, *, worktree_: b
         if not ok:
             raise GitExit(f"error: pathspec '{args[j]}' did not match any file(s) known to git", 1)
     repo.write_index()
-    return hits
+    return written
 
 
 def _paths_status(repo: Repo) -> int:
     """checkout/restore of paths: git exits 255 when an entry could not be checked out."""
     return 255 if repo.checkout_errors else 0
+
+
+def _count_note(ctx: Ctx, n: int, tree: bytes | None) -> None:
+    """git checkout's count of the paths it wrote (without -q and without '--')."""
+    what = f"from {ctx.repo.short(tree)}" if tree is not None else "from the index"
+    ctx.ewrite(f"Updated {n} path{'' if n == 1 else 's'} {what}\n")
 
 
 # ---------------------------------------------------------------- checkout
@@ -376,6 +401,10 @@ async def cmd_checkout(ctx: Ctx, args: list[str]) -> int:
     if vals.get("b") or vals.get("B") or vals.get("orphan"):
         name = vals.get("b") or vals.get("B") or vals.get("orphan")
         start = pos[0] if pos else "HEAD"
+        if len(pos) > 1:
+            if vals.get("track"):
+                raise fatal("'--track' cannot be used with updating paths")
+            raise fatal(f"Cannot update paths and switch to branch '{name}' at the same time.")
         if vals.get("orphan"):
             ref = b"refs/heads/" + encode(name)
             if repo.ref_sha(ref) is not None:
@@ -383,8 +412,10 @@ async def cmd_checkout(ctx: Ctx, args: list[str]) -> int:
             repo.set_symbolic(b"HEAD", ref)
             ctx.ewrite(f"Switched to a new branch '{name}'\n")
             return 0
-        return _create_and_switch(ctx, repo, name, start, force_create=bool(vals.get("B")),
-                                  track=vals.get("track"), force=bool(vals.get("force")))
+        return _quiet(ctx, _create_and_switch(ctx, repo, name, start,
+                                              force_create=bool(vals.get("B")),
+                                              track=vals.get("track"),
+                                              force=bool(vals.get("force"))), quiet)
     if not pos and vals.get("detach"):
         pos = ["HEAD"]
     if not pos:
@@ -394,10 +425,12 @@ async def cmd_checkout(ctx: Ctx, args: list[str]) -> int:
     # checkout <tree-ish> <paths...> (without --)
     tree = revs.resolve(repo, pos[0], want="tree", missing_ok=True)
     if tree is not None:
-        restore_paths(repo, Pathspec(repo, pos[1:]), repo.flat_tree(tree), worktree_=True,
-                      staged=True, args=pos[1:])
-        return _paths_status(repo)
-    restore_paths(repo, Pathspec(repo, pos), None, worktree_=True, staged=False, args=pos)
+        n = restore_paths(repo, Pathspec(repo, pos[1:]), repo.flat_tree(tree), worktree_=True,
+                          staged=True, args=pos[1:])
+    else:
+        n = restore_paths(repo, Pathspec(repo, pos), None, worktree_=True, staged=False, args=pos)
+    if not quiet:
+        _count_note(ctx, n, tree)
     return _paths_status(repo)
 
 
@@ -423,6 +456,8 @@ def _create_and_switch(ctx: Ctx, repo: Repo, name: str, start: str, *, force_cre
         r, _ = revs.lookup_ref(repo, encode(start))
         if r is not None and r.startswith(b"refs/remotes/"):
             track_from = decode(r[len(b"refs/remotes/"):])
+        elif r is not None and r.startswith(b"refs/heads/"):
+            track_from = "./" + decode(r[len(b"refs/heads/"):])
     return do_switch(ctx, repo, branch=name, target=target, name=start, create=True, force=force,
                      track_from=track_from, switch_cmd=switch_cmd)
 
@@ -452,7 +487,10 @@ async def _checkout_branch(ctx: Ctx, repo: Repo, name: str, vals: dict, quiet) -
         # a path?
         if gitfs.exists(ctx.shell, vjoin(ctx.shell.cwd, name), follow=False) or any(
                 Pathspec(repo, [name]).match(p) for p in repo.index):
-            restore_paths(repo, Pathspec(repo, [name]), None, worktree_=True, staged=False, args=[name])
+            n = restore_paths(repo, Pathspec(repo, [name]), None, worktree_=True, staged=False,
+                              args=[name])
+            if not quiet:
+                _count_note(ctx, n, None)
             return _paths_status(repo)
         raise GitExit(f"error: pathspec '{name}' did not match any file(s) known to git", 1)
     r = do_switch(ctx, repo, branch=None, target=target, name=name, detach=True, force=force,
@@ -899,8 +937,9 @@ def _list_branches(ctx: Ctx, repo: Repo, vals: dict, patterns: list[str]) -> Non
     refs = reffilter.sort_refs(repo, refs, sort, cur)
     if cur is None and head is not None and not vals.get("remotes") and \
             _ref_filters(repo, [reffilter.Ref(b"HEAD", head)], vals):
-        label = _detached_label(repo, head)
-        rows.append(("*", f"({label})", head, True, None))
+        from pysh.ports.git.status import head_description
+
+        rows.append(("*", head_description(repo, head), head, True, None))
     if vals.get("format"):
         ctx.write("".join(reffilter.format_ref(repo, r, vals["format"], cur) + "\n" for r in refs))
         return
@@ -963,12 +1002,6 @@ def _ref_filters(repo: Repo, refs, vals: dict):
         repo, refs, contains=one(vals.get("contains")), no_contains=one(vals.get("nocontains")),
         merged=one(vals.get("merged")), no_merged=one(vals.get("nomerged")),
         points_at=one(vals.get("pointsat")))
-
-
-def _detached_label(repo: Repo, head: bytes) -> str:
-    from pysh.ports.git.status import _detached_label as lbl
-
-    return "HEAD detached " + lbl(repo, head)
 
 
 # --------------------------------------------------------------------- tag

@@ -28,6 +28,7 @@ import posixpath
 import re
 import stat as _stat
 import time
+from contextvars import ContextVar
 
 from pysh.ports import _common
 from pysh.ports.git import gitfs
@@ -38,6 +39,7 @@ __all__ = ["GitExit", "LockError", "fatal", "usage_error", "vjoin"]
 
 
 NOT_A_REPO = "not a git repository (or any of the parent directories): .git"
+_NOW: ContextVar[int | None] = ContextVar("git_now", default=None)
 
 
 # ------------------------------------------------------------------ context
@@ -55,6 +57,8 @@ class Ctx:
         self.command = ""  # the subcommand's name
         shell.budget.check()
         self._n = 0
+        pinned = shell.env.get("GIT_TEST_DATE_NOW", "")
+        _NOW.set(int(pinned) if pinned.isdigit() else None)
 
     # output
     def write(self, data: bytes | str) -> None:
@@ -1002,7 +1006,7 @@ def identity(ctx: Ctx, kind: str) -> Ident:
             raise fatal(f"invalid date format: {date}")
         when, tz = parsed
     else:
-        when, tz = int(time.time()), _local_tz(ctx)
+        when, tz = now(), _local_tz(ctx)
     return Ident(name.strip(), email.strip().strip("<>"), when, tz)
 
 
@@ -1035,7 +1039,7 @@ def _tz_parse(s: str) -> int | None:
     return sign * (int(m.group(2)) * 3600 + int(m.group(3)) * 60)
 
 
-def parse_date(s: str, now: float | None = None) -> tuple[int, int] | None:
+def parse_date(s: str, at: float | None = None) -> tuple[int, int] | None:
     """Git's date formats for GIT_*_DATE, --date and --since: (unix time, tz offset seconds)."""
     import calendar
 
@@ -1078,17 +1082,17 @@ def parse_date(s: str, now: float | None = None) -> tuple[int, int] | None:
         t = calendar.timegm((year, mon, day, *hms, 0, 0, 0)) - tz
         return t, tz
     # relative: "N units ago", "yesterday", "now"
-    now = time.time() if now is None else now
+    t0 = now() if at is None else at
     if s == "now":
-        return int(now), 0
+        return int(t0), 0
     if s == "yesterday":
-        return int(now - 86400), 0
+        return int(t0 - 86400), 0
     m = re.fullmatch(r"(\d+)[ .]*(second|minute|hour|day|week|month|year)s?[ .]*ago", s)
     if m:
         n = int(m.group(1))
         mult = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
                 "month": 2592000, "year": 31536000}[m.group(2)]
-        return int(now - n * mult), 0
+        return int(t0 - n * mult), 0
     return None
 
 
@@ -1160,18 +1164,42 @@ def _strftime(fmt: str, g, tz: int) -> str:
     return "".join(out)
 
 
+def now() -> int:
+    """The clock of this git command (GIT_TEST_DATE_NOW pins it, as it does git's)."""
+    v = _NOW.get()
+    return v if v is not None else int(time.time())
+
+
 def relative_date(t: int) -> str:
-    diff = int(time.time()) - t
+    """git's show_date_relative."""
+    diff = now() - t
     if diff < 0:
         return "in the future"
-    for limit, div, unit in ((90, 1, "second"), (90 * 60, 60, "minute"), (36 * 3600, 3600, "hour"),
-                             (14 * 86400, 86400, "day"), (70 * 86400, 7 * 86400, "week"),
-                             (365 * 86400, 30 * 86400, "month")):
-        if diff < limit:
-            n = (diff + div // 2) // div
-            return f"{n} {unit}{'s' if n != 1 else ''} ago"
-    n = (diff + 182 * 86400) // (365 * 86400)
-    return f"{n} year{'s' if n != 1 else ''} ago"
+
+    def n(k: int, unit: str) -> str:
+        return f"{k} {unit}{'s' if k != 1 else ''} ago"
+    if diff < 90:
+        return n(diff, "second")
+    diff = (diff + 30) // 60
+    if diff < 90:
+        return n(diff, "minute")
+    diff = (diff + 30) // 60
+    if diff < 36:
+        return n(diff, "hour")
+    diff = (diff + 12) // 24
+    if diff < 14:
+        return n(diff, "day")
+    if diff < 70:
+        return n((diff + 3) // 7, "week")
+    if diff < 365:
+        return n((diff + 15) // 30, "month")
+    if diff < 1825:
+        total = (diff * 12 * 2 + 365) // (365 * 2)
+        years, months = divmod(total, 12)
+        if months:
+            return f"{years} year{'s' if years != 1 else ''}, {n(months, 'month')}"
+        return n(years, "year")
+    return n((diff + 183) // 365, "year")
 
 
 # ------------------------------------------------------------ path quoting

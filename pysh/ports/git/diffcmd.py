@@ -220,6 +220,10 @@ async def cmd_diff(ctx: Ctx, args: list[str]) -> int:
         else:
             old = _tree_flat(repo, base)
         new = _index_flat(repo)
+        for p, e in repo.index.items():  # git diff --cached names a conflict, no diff
+            if isinstance(e, ConflictedIndexEntry) and (ps is None or ps.match(p)):
+                ctx.write(f"* Unmerged path {decode(p)}\n")
+                old.pop(p, None)
     elif rev_args:
         repo.require_worktree("diff")
         old = _tree_flat(repo, rev_args[0])

@@ -344,3 +344,89 @@ def _fsck(ctx: Ctx, repo: Repo, args: list[str]) -> int:
         elif t == b"tag":
             stack.append(obj.object[1])
     return 2 if bad else 0
+
+
+# ---------------------------------------------------------------- diff-tree
+async def cmd_diff_tree(ctx: Ctx, args: list[str]) -> int:
+    """git diff-tree [-r] [--root] [--no-commit-id] [-s] [<diff options>] <tree-ish> [<tree-ish>]
+    [--] [<path>...]: raw lines with full ids, or the log's diff formats."""
+    from pysh.ports.git import diffing
+    from pysh.ports.git.core import Pathspec, quote_path
+    from pysh.ports.git.log import diff_output
+
+    recursive = root = no_id = silent = False
+    rest = []
+    for i, a in enumerate(args):
+        if a == "--":
+            rest += args[i:]
+            break
+        if a == "-r":
+            recursive = True
+        elif a == "--root":
+            root = True
+        elif a == "--no-commit-id":
+            no_id = True
+        elif a == "-s":
+            silent = True
+        elif a in ("-t", "--raw"):
+            recursive = recursive or a == "-t"
+        else:
+            rest.append(a)
+    o = parse_log_args(rest)
+    repo = ctx.repo
+    tips = o.revs
+    if not tips or len(tips) > 2:
+        raise usage_error("usage: git diff-tree [--stdin] [-m] [-s] [-v] [--no-commit-id] "
+                          "[--pretty]\n              [-t] [-r] [-c | --cc] "
+                          "[--combined-all-paths] [--root] [--merge-base]\n              "
+                          "[<common-diff-options>] <tree-ish> [<tree-ish>] [<path>...]")
+    if o.patch or o.stat or o.numstat or o.shortstat or o.name_only or o.name_status:
+        recursive = True
+    ps = Pathspec(repo, o.paths) if o.paths else None
+    head = ""
+    if len(tips) == 2:
+        old_t = revs.resolve(repo, tips[0], want="tree")
+        new_t = revs.resolve(repo, tips[1], want="tree")
+    else:
+        sha = revs.resolve(repo, tips[0], want=None)
+        c = repo.get(revs._peel(repo, sha, "commit") or b"")
+        if c is None:
+            raise fatal(f"ambiguous argument '{tips[0]}'")
+        if len(c.parents) > 1 or (not c.parents and not root):
+            return 0
+        old_t = repo[c.parents[0]].tree if c.parents else None
+        new_t = c.tree
+        head = "" if no_id else decode(c.id) + "\n"
+    if recursive:
+        old, new = repo.flat_tree(old_t), repo.flat_tree(new_t)
+    else:
+        def top(t):
+            return {name: (mode, s) for name, mode, s in repo[t].iteritems()} if t else {}
+        old, new = top(old_t), top(new_t)
+    if ps is not None:
+        old = {p: v for p, v in old.items() if ps.match(p)}
+        new = {p: v for p, v in new.items() if ps.match(p)}
+    changes = diffing.compare(old, new)
+    if recursive and any(a.startswith(("-M", "--find-renames")) for a in rest):  # not by default
+        from pysh.ports.git.log import _blob_loader
+
+        changes = diffing.detect_renames(changes, _blob_loader(repo), budget=repo.shell.budget)
+    if not changes:
+        return 0
+    if silent:
+        ctx.write(head)
+        return 0
+    if not (o.patch or o.stat or o.numstat or o.shortstat or o.name_only or o.name_status):
+        z40 = "0" * 40
+        rows = []
+        for ch in changes:
+            st = ch.status if ch.status != "R" else f"R{ch.score:03d}"
+            names = quote_path(ch.path) if ch.status != "R" else \
+                f"{quote_path(ch.old_path)}\t{quote_path(ch.new_path)}"
+            osha = decode(ch.old_sha) if ch.old_sha != diffing.ZERO else z40
+            nsha = decode(ch.new_sha) if ch.new_sha != diffing.ZERO else z40
+            rows.append(f":{ch.old_mode:06o} {ch.new_mode:06o} {osha} {nsha} {st}\t{names}\n")
+        ctx.write(head + "".join(rows))
+        return 0
+    ctx.write(head + diff_output(repo, changes, o, default_patch=False))
+    return 0

@@ -428,7 +428,7 @@ def make_commit(repo: Repo, tree: bytes, parents: list[bytes], message: str, aut
     return c
 
 
-def commit_summary(repo: Repo, c, *, root: bool, amend: bool) -> str:
+def commit_summary(repo: Repo, c, *, root: bool, show_date: bool = False) -> str:
     br = repo.head_branch()
     label = br if br is not None else "detached HEAD"
     if root:
@@ -436,7 +436,7 @@ def commit_summary(repo: Repo, c, *, root: bool, amend: bool) -> str:
     out = [f"[{label} {repo.short(c.id)}] {subject_of(c.message)}\n"]
     if c.author != c.committer:
         out.append(f" Author: {decode(c.author)}\n")
-    if amend:
+    if show_date:
         out.append(f" Date: {fmt_date(c.author_time, c.author_timezone)}\n")
     parent_tree = repo[c.parents[0]].tree if c.parents else None
     old = repo.flat_tree(parent_tree)
@@ -460,7 +460,37 @@ def _parse_author(s: str):
     return m.group(1), m.group(2)
 
 
-async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
+EMPTY_AMEND = ("You asked to amend the most recent commit, but doing so would make\n"
+               "it empty. You can repeat your command with --allow-empty, or you can\n"
+               "remove the commit entirely with \"git reset HEAD^\".\n")
+EMPTY_PICK = ("The previous cherry-pick is now empty, possibly due to conflict resolution.\n"
+              "If you wish to commit it anyway, use:\n\n    git commit --allow-empty\n\n")
+EMPTY_PICK_MORE = {
+    "cherry-pick": "Otherwise, please use 'git cherry-pick --skip'\n",
+    "rebase-pick": "Otherwise, please use 'git rebase --skip'\n",
+}
+
+
+def _editor_comment(repo: Repo, text: str, cleanup: str) -> str:
+    """What git adds below the message it gives the editor: the hint and the status."""
+    from pysh.ports.git.status import compute, long_text
+
+    if cleanup not in ("default", "strip"):
+        return ""
+    hint = ("Please enter the commit message for your changes. Lines starting\n"
+            "with '#' will be ignored, and an empty message aborts the commit.\n\n")
+    st = long_text(repo, compute(repo)).replace("No commits yet", "Initial commit")
+    body = hint + "".join(ln for ln in st.splitlines(keepends=True)  # git: status without hints
+                          if not ln.startswith("  (")).split("\n\nno changes added")[0]
+    lines = ["#\t" + ln[1:] if ln.startswith("\t") else ("# " + ln if ln else "#")
+             for ln in body.rstrip("\n").split("\n")]
+    return ("" if text.endswith("\n") or not text else "\n") + "\n" + "\n".join(lines) + "\n#\n"
+
+
+async def cmd_commit(ctx: Ctx, args: list[str], *, message: str | None = None,
+                     author=None, reflog: str | None = None) -> int:
+    """git commit. The sequencer calls it as git runs ``git commit`` (a message and author
+    of its own, its reflog action)."""
     opts = Opts("commit", {
         "m": ("multi", "message"), "message": ("multi", "message"), "a": ("flag", "all"),
         "all": ("flag", "all"), "amend": ("flag", "amend"), "allow-empty": ("flag", "allowempty"),
@@ -471,7 +501,8 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
         "no-verify": ("flag", "noverify"), "n": ("flag", "noverify"), "verify": ("flag", "verify"),
         "s": ("flag", "signoff"), "signoff": ("flag", "signoff"), "v": ("flag", "verbose"),
         "verbose": ("flag", "verbose"), "cleanup": ("arg", "cleanup"), "C": ("arg", "reuse"),
-        "reuse-message": ("arg", "reuse"), "o": ("flag", "only"), "only": ("flag", "only"),
+        "reuse-message": ("arg", "reuse"), "c": ("arg", "reedit"), "reedit-message": ("arg", "reedit"),
+        "o": ("flag", "only"), "only": ("flag", "only"),
         "i": ("flag", "include"), "include": ("flag", "include"), "S": ("optarg", "gpg"),
         "gpg-sign": ("optarg", "gpg"), "no-gpg-sign": ("flag", "nogpg"),
         "dry-run": ("flag", "dry"), "short": ("flag", "short"), "porcelain": ("flag", "porcelain"),
@@ -490,21 +521,35 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
     if amend and head is None:
         raise fatal("You have nothing to amend.")
     repo.lock_index()
+    from pysh.ports.git.status import whence as determine_whence
+
+    whence = determine_whence(repo)
     merge_head = None
-    mh = repo.read_state("MERGE_HEAD")
-    if mh is not None:
+    if whence == "merge":
+        mh = repo.read_state("MERGE_HEAD") or b""
         merge_head = mh.split()[0] if mh.split() else None
         if amend:
             raise fatal("You are in the middle of a merge -- cannot amend.")
-    if any(isinstance(e, ConflictedIndexEntry) for _, e in index.items()):
+    elif whence != "commit" and amend:
+        raise fatal("You are in the middle of a cherry-pick -- cannot amend.")
+    if vals.get("all") and paths:
+        raise fatal("paths '" + " ".join(paths) + " ...' with -a does not make sense")
+    if vals.get("all"):  # git add -u first: it resolves conflicts too
+        stage_tracked(repo)
+    conflicted = sorted(p for p, e in index.items() if isinstance(e, ConflictedIndexEntry))
+    if conflicted:
+        ctx.write("".join(f"U\t{quote_path(p)}\n" for p in conflicted))
         ctx.ewrite("error: Committing is not possible because you have unmerged files.\n"
                    "hint: Fix them up in the work tree, and then use 'git add/rm <file>'\n"
                    "hint: as appropriate to mark resolution and make a commit.\n")
         raise fatal("Exiting because of an unresolved conflict.")
     # the message
     msgs = vals.get("message") or []
-    message = None
-    if msgs:
+    template = None
+    author_commit = None  # the commit whose author (and date) the new one takes
+    if message is not None:
+        pass
+    elif msgs:
         message = "\n\n".join(msgs)
     elif vals.get("file") is not None:
         f = vals["file"]
@@ -516,40 +561,31 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
         except OSError:
             raise fatal(f"could not read log file '{f}': No such file or directory") from None
         message = decode(data)
-    elif vals.get("reuse"):
+    elif vals.get("reuse") or vals.get("reedit"):
         from pysh.ports.git import revs
 
-        message = decode(repo[revs.resolve(repo, vals["reuse"])].message)
+        author_commit = repo[revs.resolve(repo, vals.get("reuse") or vals.get("reedit"))]
+        message = decode(author_commit.message)
     elif amend:
-        message = decode(repo[head].message)
-    elif merge_head is not None:
-        mm = repo.read_state("MERGE_MSG")
-        message = decode(mm) if mm is not None else "Merge commit\n"
-    if message is None:
-        raise GitExit("error: Terminal is dumb, but EDITOR unset\n"
-                      "Please supply the message using either -m or -F option.", 1)
-    cleanup = vals.get("cleanup") or "default"
-    if cleanup in ("default", "whitespace"):
-        message = cleanup_message(message)
-    elif cleanup == "strip":
-        message = cleanup_message(message, True)
-    elif cleanup == "verbatim":
-        pass
+        template = decode(repo[head].message)
     else:
+        mm = repo.read_state("MERGE_MSG")
+        if mm is not None:
+            template = decode(mm)
+    use_editor = (message is None or bool(vals.get("reedit")) or bool(vals.get("edit"))) \
+        and not vals.get("noedit")
+    if vals.get("noedit") and message is None:
+        message = template
+    if amend and not vals.get("resetauthor") and author_commit is None:
+        author_commit = repo[head]
+    if whence == "cherry-pick" and author_commit is None and \
+            not vals.get("resetauthor"):
+        author_commit = repo.get(repo.read_state("CHERRY_PICK_HEAD").strip())
+    cleanup = vals.get("cleanup") or "default"
+    if cleanup not in ("default", "whitespace", "strip", "verbatim", "scissors"):
         raise fatal(f"Invalid cleanup mode {cleanup}")
-    if vals.get("signoff"):
-        who = identity(ctx, "COMMITTER")
-        line = f"Signed-off-by: {who.name} <{who.email}>"
-        if line not in message:
-            message = message.rstrip("\n") + ("\n\n" if "\n" not in message.strip("\n") or
-                                             not message.rstrip("\n").split("\n")[-1].startswith(
-                                                 "Signed-off-by:") else "\n") + line + "\n"
     # what to commit
-    if vals.get("all") and paths:
-        raise fatal("paths '" + " ".join(paths) + " ...' with -a does not make sense")
-    if vals.get("all"):
-        stage_tracked(repo)
-    elif paths:
+    if paths:
         ps = Pathspec(repo, paths)
         hits = [p for p in index if ps.match(p)]
         if not hits:
@@ -562,43 +598,57 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
     if merge_head is not None:
         parents.append(merge_head)
     parent_tree = repo[parents[0]].tree if parents else None
-    if parents and tree == parent_tree and not vals.get("allowempty") and merge_head is None:
-        if amend:
-            from pysh.ports.git.status import compute, long_text
+    from pysh.ports.git.status import compute, long_text
 
-            ctx.write(long_text(repo, compute(repo)).replace(
-                "nothing to commit, working tree clean", "No changes"))
-            raise GitExit("You asked to amend the most recent commit, but doing so would make\n"
-                          "it empty. You can repeat your command with --allow-empty, or you can\n"
-                          "remove the commit entirely with \"git reset HEAD^\".", 1)
-        from pysh.ports.git.status import compute, long_text
-
+    if parents and tree == parent_tree and not vals.get("allowempty") and merge_head is None and \
+            not (amend and len(base.parents) > 1):
         repo.write_index() if vals.get("all") else None
         ctx.write(long_text(repo, compute(repo)))
+        if amend:
+            ctx.ewrite(EMPTY_AMEND)
+        elif whence in EMPTY_PICK_MORE:
+            ctx.ewrite(EMPTY_PICK + EMPTY_PICK_MORE[whence])
         return 1
     if not parents and not index_has_entries(repo) and not vals.get("allowempty"):
-        from pysh.ports.git.status import compute, long_text
-
         ctx.write(long_text(repo, compute(repo)))
         return 1
+    if use_editor:
+        from pysh.ports.git.editor import edit
+
+        await ctx.flush()
+        text = message if message is not None else (template or "")
+        message = await edit(ctx, repo, text + _editor_comment(repo, text, cleanup))
+    if message is None:
+        message = ""
+    if cleanup == "default":
+        cleanup = "strip" if use_editor else "whitespace"
+    if cleanup == "whitespace":
+        message = cleanup_message(message)
+    elif cleanup in ("strip", "scissors"):
+        message = cleanup_message(message, True)
+    if vals.get("signoff"):
+        who = identity(ctx, "COMMITTER")
+        line = f"Signed-off-by: {who.name} <{who.email}>"
+        if line not in message:
+            message = message.rstrip("\n") + ("\n\n" if "\n" not in message.strip("\n") or
+                                             not message.rstrip("\n").split("\n")[-1].startswith(
+                                                 "Signed-off-by:") else "\n") + line + "\n"
     if not message.strip() and not vals.get("allowemptymsg"):
         ctx.ewrite("Aborting commit due to empty commit message.\n")
         return 1
     # identities (git asks for the author first)
     identity(ctx, "AUTHOR")
     committer = identity(ctx, "COMMITTER")
-    if vals.get("author"):
+    if author is not None:
+        pass
+    elif vals.get("author"):
         name, email = _parse_author(vals["author"])
         author = identity(ctx, "AUTHOR")
         author.name, author.email = name, email
-    elif amend and not vals.get("resetauthor"):
-        author = identity(ctx, "COMMITTER")
-        import re
+    elif author_commit is not None:
+        from pysh.ports.git.sequencer import author_of
 
-        m = re.fullmatch(rb"(.*) <(.*)>", base.author)
-        if m:
-            author.name, author.email = decode(m.group(1)), decode(m.group(2))
-        author.time, author.tz = base.author_time, base.author_timezone
+        author = author_of(author_commit)
     else:
         author = identity(ctx, "AUTHOR")
     if vals.get("date"):
@@ -609,20 +659,28 @@ async def cmd_commit(ctx: Ctx, args: list[str]) -> int:
     repo.write_index()
     c = make_commit(repo, tree, parents, message, author, committer)
     subject = subject_of(c.message)
-    if amend:
-        reflog = f"commit (amend): {subject}"
+    action = reflog or ctx.env.get("GIT_REFLOG_ACTION")
+    if action:
+        pass
+    elif amend:
+        action = "commit (amend)"
     elif not parents:
-        reflog = f"commit (initial): {subject}"
+        action = "commit (initial)"
     elif merge_head is not None:
-        reflog = f"commit (merge): {subject}"
+        action = "commit (merge)"
+    elif whence == "cherry-pick":
+        action = "commit (cherry-pick)"
+    elif whence == "rebase-pick":
+        action = "commit (rebase)"
     else:
-        reflog = f"commit: {subject}"
-    update_ref(repo, b"HEAD", c.id, reflog, old=head, ident=committer)
-    if merge_head is not None:
-        for name in ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"):
-            repo.remove_state(name)
+        action = "commit"
+    update_ref(repo, b"HEAD", c.id, f"{action}: {subject}", old=head, ident=committer)
+    for name in ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "CHERRY_PICK_HEAD", "REVERT_HEAD",
+                 "AUTO_MERGE"):
+        repo.remove_state(name)
     if not vals.get("quiet"):
-        ctx.write(commit_summary(repo, c, root=not parents and not amend, amend=amend))
+        ctx.write(commit_summary(repo, c, root=not parents and not amend, show_date=author_commit is not None or
+                                 bool(vals.get("date"))))
     return 0
 
 

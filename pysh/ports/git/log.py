@@ -145,6 +145,7 @@ class Pretty:
         self.kind = "medium"
         self.user = None
         self.sep = False
+        self.reflog: tuple[str, str, bytes] | None = None  # %gd, %gs, the entry's identity
         if fmt in ("", "medium"):
             self.kind = "medium"
         elif fmt in ("oneline", "short", "full", "fuller", "raw", "reference", "email"):
@@ -280,6 +281,14 @@ class Pretty:
                 out.append(decode(c.message))
             elif x == "e":
                 out.append("")
+            elif x == "g" and i < n and self.reflog is not None:
+                y = fmt[i]
+                i += 1
+                sel, gmsg, who = self.reflog
+                name, email = _ident_parts(who)
+                val = {"d": sel, "D": sel, "s": gmsg, "n": name, "N": name, "e": email,
+                       "E": email}.get(y)
+                out.append("%g" + y if val is None else val)
             elif x == "d":
                 out.append(self.deco_str(sha, True))
             elif x == "D":
@@ -641,6 +650,7 @@ class LogOptions:
         self.reverse = False
         self.first_parent = False
         self.merges: bool | None = None
+        self.parents_range: list[int | None] = [None, None]  # --min-parents, --max-parents
         self.since: int | None = None
         self.until: int | None = None
         self.authors: list[str] = []
@@ -759,6 +769,10 @@ def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
             o.merges = True
         elif a == "--no-merges":
             o.merges = False
+        elif a.startswith(("--max-parents=", "--min-parents=")) and a.split("=", 1)[1].isdigit():
+            o.parents_range[a.startswith("--max")] = int(a.split("=", 1)[1])
+        elif a in ("--no-max-parents", "--no-min-parents"):
+            o.parents_range[a == "--no-max-parents"] = None
         elif a.startswith("--since") or a.startswith("--after"):
             v = val()
             d = parse_date(v)
@@ -865,6 +879,9 @@ def _commit_matches(o: LogOptions, c: Commit, author_rx, committer_rx, grep_rx) 
     if o.merges is True and len(c.parents) < 2:
         return False
     if o.merges is False and len(c.parents) > 1:
+        return False
+    lo, hi = o.parents_range
+    if (lo is not None and len(c.parents) < lo) or (hi is not None and len(c.parents) > hi):
         return False
     if o.since is not None and c.commit_time < o.since:
         return False
@@ -1288,6 +1305,12 @@ def _graph_entry(graph: Graph, o: LogOptions, kind: str, pretty: Pretty, sha: by
         for ln in dl:
             out.append(graph.next_line()[0] + ln + "\n")
     return "".join(out)
+
+
+def commit_patch_text(repo: Repo, c: Commit) -> str:
+    """The patch a commit brings (against its first parent), as ``git show --format=`` prints."""
+    o = parse_log_args([])
+    return diff_output(repo, commit_changes(repo, c, renames=True), o, default_patch=True)
 
 
 # ------------------------------------------------------------------- show
@@ -1811,9 +1834,9 @@ def _blame_details(repo: Repo, own) -> str:
 
 
 def _now_ident(ctx: Ctx):
-    import time
+    from pysh.ports.git.core import now
 
-    return int(time.time()), 0
+    return now(), 0
 
 
 def _line_map(old: list[bytes], new: list[bytes], repo: Repo) -> dict[int, int]:

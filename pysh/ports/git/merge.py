@@ -147,6 +147,33 @@ def merge_trees(repo: Repo, base_tree, ours_tree, theirs_tree, ours_label: str, 
     return result, conflicts, contents, msgs
 
 
+def write_merge_result(repo: Repo, head_flat: dict, result: dict, conflicts: dict,
+                       contents: dict) -> None:
+    """Bring the index and work tree from ``head_flat`` to a merge result: changed paths
+    checked out, conflicted ones written with their markers and staged in stages 1-3."""
+    index = repo.index
+    for p in sorted(set(head_flat) | set(result)):
+        repo.ctx.tick()
+        rv = result.get(p)
+        if p in conflicts:
+            bv, ov, tv = conflicts[p]
+            if p in contents:
+                repo.wt_write(p, contents[p], rv[0])
+            elif rv is not None and rv != head_flat.get(p):
+                write_path(repo, p, rv[0], rv[1])
+            index[p] = ConflictedIndexEntry(
+                ancestor=worktree.tree_entry(bv[1], bv[0]) if bv else None,
+                this=worktree.tree_entry(ov[1], ov[0]) if ov else None,
+                other=worktree.tree_entry(tv[1], tv[0]) if tv else None)
+            continue
+        if rv is None:
+            if p in index:
+                del index[p]
+            repo.wt_remove(p)
+        elif rv != head_flat.get(p):
+            write_path(repo, p, rv[0], rv[1])
+
+
 def merge_message(repo: Repo, name: str, ref: bytes | None) -> str:
     br = repo.head_branch()
     if ref is not None and ref.startswith(b"refs/heads/"):
@@ -196,6 +223,12 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
     if len(pos) > 1:
         raise fatal("octopus merges are not supported by this port")
     name = pos[0]
+    if not repo.gitdir.exists("MERGE_HEAD") and any(
+            isinstance(e, ConflictedIndexEntry) for _, e in repo.index.items()):
+        raise GitExit("error: Merging is not possible because you have unmerged files.\n"
+                      "hint: Fix them up in the work tree, and then use 'git add/rm <file>'\n"
+                      "hint: as appropriate to mark resolution and make a commit.\n"
+                      "fatal: Exiting because of an unresolved conflict.", 128)
     if repo.gitdir.exists("MERGE_HEAD"):
         raise GitExit("error: Merging is not possible because you have unmerged files.\n"
                       "hint: Fix them up in the work tree, and then use 'git add/rm <file>'\n"
@@ -254,29 +287,7 @@ async def cmd_merge(ctx: Ctx, args: list[str]) -> int:
     if not quiet:
         for m in msgs:
             ctx.write(m + "\n")
-    # write the result
-    index = repo.index
-    for p in sorted(set(head_flat) | set(result)):
-        repo.ctx.tick()
-        rv = result.get(p)
-        if p in conflicts:
-            bv, ov, tv = conflicts[p]
-            if p in contents:
-                repo.wt_write(p, contents[p], rv[0])
-            elif rv is not None and rv != head_flat.get(p):
-                write_path(repo, p, rv[0], rv[1])
-            ce = ConflictedIndexEntry(
-                ancestor=worktree.tree_entry(bv[1], bv[0]) if bv else None,
-                this=worktree.tree_entry(ov[1], ov[0]) if ov else None,
-                other=worktree.tree_entry(tv[1], tv[0]) if tv else None)
-            index[p] = ce
-            continue
-        if rv is None:
-            if p in index:
-                del index[p]
-            repo.wt_remove(p)
-        elif rv != head_flat.get(p):
-            write_path(repo, p, rv[0], rv[1])
+    write_merge_result(repo, head_flat, result, conflicts, contents)
     repo.write_index()
     message = "\n\n".join(vals.get("message") or []) or merge_message(repo, name, ref)
     if conflicts or vals.get("nocommit") or vals.get("squash"):

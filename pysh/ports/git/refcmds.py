@@ -1,4 +1,4 @@
-"""git for-each-ref, show-ref, symbolic-ref, update-ref, describe, name-rev."""
+"""git for-each-ref, show-ref, symbolic-ref, update-ref, describe, name-rev, reflog."""
 
 from __future__ import annotations
 
@@ -472,3 +472,110 @@ def _walk_name(repo: Repo, tip: bytes, target: bytes, tip_name: str):
                 pname = f"{base}~{gen}^{k + 1}" if gen else f"{base}^{k + 1}"
                 heapq.heappush(heap, (dist + _MERGE_WEIGHT, n, p, pname, 0))
     return None
+
+
+# ------------------------------------------------------------------- reflog
+REFLOG_USAGE = ("usage: git reflog [show] [<log-options>] [<ref>]\n"
+                "   or: git reflog exists <ref>")
+
+
+async def cmd_reflog(ctx: Ctx, args: list[str]) -> int:
+    """git reflog [show|exists]: git log -g --abbrev-commit --pretty=oneline over a ref's
+    reflog, newest first (expire and delete are not offered)."""
+    from pysh.ports.git.core import fmt_date
+    from pysh.ports.git.log import Pretty
+
+    repo = ctx.repo
+    sub = args[0] if args and not args[0].startswith("-") else "show"
+    if args and args[0] in ("show", "exists", "expire", "delete"):
+        args = args[1:]
+    elif args and not args[0].startswith("-") and sub not in ("show",):
+        sub = "show"
+    if sub == "exists":
+        if len(args) != 1:
+            raise usage_error("usage: git reflog exists <ref>")
+        return 0 if repo.gitdir.exists("logs/" + args[0]) else 1
+    if sub in ("expire", "delete"):
+        raise fatal(f"reflog {sub} is not available in pysh's git")
+    fmt, date, limit, names = "%h %gd: %gs", None, None, []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            names += args[i:]
+            break
+        if a in ("--oneline", "--abbrev-commit", "--no-abbrev-commit"):
+            continue
+        if a.startswith("--format=") or a.startswith("--pretty="):
+            v = a.split("=", 1)[1]
+            if v == "oneline":
+                fmt = "%h %gd: %gs"
+            elif v.startswith(("format:", "tformat:")):
+                fmt = v.split(":", 1)[1]
+            elif "%" in v:
+                fmt = v
+            else:
+                raise fatal(f"pysh's git reflog takes --oneline or a --format=<format>, not '{v}'")
+            continue
+        if a.startswith("--date="):
+            date = a[7:]
+            continue
+        if a in ("-n", "--max-count") and i < len(args):
+            a = f"-n{args[i]}"
+            i += 1
+        if a.startswith("--max-count="):
+            a = "-n" + a[12:]
+        if a.startswith("-n") and a[2:].isdigit():
+            limit = int(a[2:])
+            continue
+        if a.startswith("-") and a[1:].isdigit():
+            limit = int(a[1:])
+            continue
+        if a.startswith("-"):
+            raise usage_error(f"error: unknown option `{a.lstrip('-')}'\n{REFLOG_USAGE}")
+        names.append(a)
+    name = names[0] if names else "HEAD"
+    if len(names) > 1:
+        raise fatal("pysh's git reflog shows one ref at a time")
+    if name == "HEAD":
+        ref = b"HEAD"
+    else:
+        ref, _ = revs.lookup_ref(repo, encode(name))
+        if ref is None:
+            raise fatal(f"ambiguous argument '{name}': unknown revision or path not in the "
+                        "working tree.\nUse '--' to separate paths from revisions, like this:\n"
+                        "'git <command> [<revision>...] -- [<file>...]'")
+    pretty = Pretty(repo, fmt, abbrev=True, date=date or "default")
+    out = []
+    data = repo.gitdir.read_opt("logs/" + decode(ref)) or b""
+    entries = []
+    for line in data.splitlines():
+        head, _, msg = line.partition(b"\t")
+        parts = head.split(b" ", 2)
+        if len(parts) < 3:
+            continue
+        who, _, when = parts[2].rpartition(b" ")
+        who, _, secs = who.rpartition(b" ")
+        entries.append((parts[1], who, secs, when, msg))
+    entries.reverse()
+    for n, (new, who, secs, tz, msg) in enumerate(entries):
+        if limit is not None and len(out) >= limit:
+            break
+        c = repo.get(new)
+        if c is None or c.type_name != b"commit":
+            continue
+        if date is not None:
+            from pysh.ports.git.core import _tz_parse
+
+            try:
+                t = int(secs)
+            except ValueError:
+                t = 0
+            sel = f"{name}@{{{fmt_date(t, _tz_parse(decode(tz)) or 0, date)}}}"
+        else:
+            sel = f"{name}@{{{n}}}"
+        pretty.reflog = (sel, decode(msg), who)
+        out.append(pretty.expand(fmt, new, c) + "\n")
+    ctx.write("".join(out))
+    return 0

@@ -144,6 +144,15 @@ def resolve(repo: Repo, rev: str, *, want: str | None = "commit", missing_ok: bo
 
 def _resolve(repo: Repo, rev: str, want: str | None) -> bytes | None:
     b = encode(rev)
+    if b.startswith(b":/") and len(b) > 2:  # :/regex: the youngest commit any ref reaches
+        tips = [s for s in [repo.head(), *repo.all_refs().values()] if s is not None]
+        found = _message_search(repo, tips, b[2:])
+        return _peel(repo, found, want) if found is not None else None
+    m = re.fullmatch(rb"(.*?)\^\{/(.*)\}", b, re.S)
+    if m:  # REV^{/regex}
+        start = _resolve(repo, decode(m.group(1)), "commit")
+        found = _message_search(repo, [start], m.group(2)) if start is not None else None
+        return _peel(repo, found, want) if found is not None else None
     if b"..." not in b and b":" in b and not b.startswith(b":"):
         base, _, path = b.partition(b":")
         tree_sha = _resolve(repo, decode(base), "tree")
@@ -194,6 +203,22 @@ def _resolve(repo: Repo, rev: str, want: str | None) -> bytes | None:
         if sha is None:
             return None
     return _peel(repo, sha, want)
+
+
+def _message_search(repo: Repo, tips: list[bytes], pattern: bytes) -> bytes | None:
+    """The youngest commit reachable from ``tips`` whose message matches (git's ^{/re})."""
+    from pysh.ports.git.log import walk_date_order
+
+    try:
+        rx = re.compile(decode(pattern))
+    except re.error:
+        return None
+    commits = [t for t in (_peel(repo, t, "commit") for t in tips) if t is not None]
+    for sha, c in walk_date_order(repo, commits, []):
+        repo.ctx.tick()
+        if rx.search(decode(c.message)):
+            return sha
+    return None
 
 
 def _base(repo: Repo, base: bytes) -> bytes | None:

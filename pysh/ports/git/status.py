@@ -5,7 +5,7 @@ from __future__ import annotations
 from dulwich.index import ConflictedIndexEntry
 
 from pysh.ports.git import diffing, worktree
-from pysh.ports.git.core import Ctx, Opts, Pathspec, Repo, quote_path, usage_error
+from pysh.ports.git.core import Ctx, Opts, Pathspec, Repo, fatal, quote_path, usage_error
 from pysh.shellkit import decode
 
 
@@ -240,6 +240,71 @@ def short_lines(repo: Repo, st: State, porcelain: bool) -> str:
     return "".join(out)
 
 
+def porcelain_v2(repo: Repo, st: State, *, branch: bool, z: bool) -> str:
+    """git status --porcelain=v2 [--branch] [-z]."""
+    eol = "\0" if z else "\n"
+    name = (lambda p: repo.rel_to_cwd(p)) if z else (
+        lambda p: quote_path(repo.rel_to_cwd(p), sp=True))
+    out = []
+    if branch:
+        head = st.head
+        br = repo.head_branch()
+        out.append(f"# branch.oid {decode(head) if head else '(initial)'}{eol}")
+        out.append(f"# branch.head {br if br is not None else '(detached)'}{eol}")
+        up = upstream_of(repo, br) if br is not None else None
+        if up is not None:
+            out.append(f"# branch.upstream {up[0]}{eol}")
+            usha = repo.ref_sha(up[1])
+            if usha is not None and head is not None:
+                a, b = ahead_behind(repo, head, usha)
+                out.append(f"# branch.ab +{a} -{b}{eol}")
+    head_flat = repo.flat_tree(repo.tree_of(st.head))
+    idx = st.index_flat
+    rows: dict[bytes, list] = {}
+    for c in st.staged:
+        rows.setdefault(c.path, [None, None])[0] = c
+    for c in st.unstaged:
+        rows.setdefault(c.path, [None, None])[1] = c
+    z40 = "0" * 40
+    entries = []
+    for path, (sc, uc) in rows.items():
+        orig = sc.old_path if sc is not None and sc.status == "R" else path
+        h = head_flat.get(orig)
+        i = idx.get(path)
+        m_h, h_h = (h[0], decode(h[1])) if h else (0, z40)
+        m_i, h_i = (i[0], decode(i[1])) if i else (0, z40)
+        m_w = uc.new_mode if uc is not None else m_i
+        x = sc.status if sc is not None else "."
+        y = uc.status if uc is not None else "."
+        if worktree.GITLINK in (m_h, m_i, m_w):
+            moved = (uc is not None and uc.old_sha != uc.new_sha) or sc is not None
+            dirt = uc.dirt if uc is not None else ""
+            sub = "S" + ("C" if moved else ".") + ("M" if "m" in dirt else ".") + \
+                ("U" if "u" in dirt else ".")
+        else:
+            sub = "N..."
+        fields = f"{x}{y} {sub} {m_h:06o} {m_i:06o} {m_w:06o} {h_h} {h_i}"
+        if sc is not None and sc.status == "R":
+            sep = "\0" if z else "\t"
+            entries.append((path, f"2 {fields} R{sc.score} {name(path)}{sep}{name(orig)}{eol}"))
+        else:
+            entries.append((path, f"1 {fields} {name(path)}{eol}"))
+    conflicts = unmerged_paths(repo)
+    for path, code in st.unmerged.items():
+        ce = conflicts[path]
+        stages = [ce.ancestor, ce.this, ce.other]
+        modes = " ".join(f"{e.mode if e is not None else 0:06o}" for e in stages)
+        shas = " ".join(decode(e.sha) if e is not None else z40 for e in stages)
+        wst = repo.wt_lstat(path)
+        m_w = worktree.git_mode(wst) if wst is not None else 0
+        entries.append((path, f"u {code} N... {modes} {m_w:06o} {shas} {name(path)}{eol}"))
+    entries.sort(key=lambda t: t[0])
+    out.extend(e for _, e in entries)
+    out.extend(f"? {name(p)}{eol}" for p in st.untracked)
+    out.extend(f"! {name(p)}{eol}" for p in st.ignored)
+    return "".join(out)
+
+
 def long_text(repo: Repo, st: State, *, show_untracked: bool = True) -> str:
     out = []
     br = repo.head_branch()
@@ -248,21 +313,23 @@ def long_text(repo: Repo, st: State, *, show_untracked: bool = True) -> str:
         tr = tracking_lines(repo, br, True)
         if tr:
             out.append(tr + "\n")
-    else:
-        out.append(f"HEAD detached {_detached_label(repo, repo.head())}\n")
-    if _merging(repo):
-        if st.unmerged:
-            out.append("You have unmerged paths.\n  (fix conflicts and run \"git commit\")\n"
-                       "  (use \"git merge --abort\" to abort the merge)\n\n")
+    pr = Progress(repo)
+    if br is None:
+        if pr.rebasing:
+            out.append(("interactive rebase in progress; onto " if pr.rebase_i else
+                        "rebase in progress; onto ") + (pr.onto or "") + "\n")
         else:
-            out.append("All conflicts fixed but you are still merging.\n"
-                       "  (use \"git commit\" to conclude merge)\n\n")
+            out.append(f"{detached_description(repo, repo.head())}\n")
+    out.append(progress_lines(repo, pr, bool(st.unmerged)))
+    from_commit = whence(repo) == "commit"
     if st.head is None:
         out.append("\nNo commits yet\n\n")
     rel = lambda p: quote_path(repo.rel_to_cwd(p))
     if st.staged:
         out.append("Changes to be committed:\n")
-        if st.head is None:
+        if not from_commit:
+            pass
+        elif st.head is None:
             out.append("  (use \"git rm --cached <file>...\" to unstage)\n")
         else:
             out.append("  (use \"git restore --staged <file>...\" to unstage)\n")
@@ -274,7 +341,7 @@ def long_text(repo: Repo, st: State, *, show_untracked: bool = True) -> str:
         out.append("\n")
     if st.unmerged:
         out.append("Unmerged paths:\n")
-        if not _merging(repo):
+        if from_commit:
             out.append("  (use \"git rm --cached <file>...\" to unstage)\n" if st.head is None else
                        "  (use \"git restore --staged <file>...\" to unstage)\n")
         codes = set(st.unmerged.values())
@@ -347,32 +414,250 @@ def _merging(repo: Repo) -> bool:
     return repo.gitdir.exists("MERGE_HEAD")
 
 
-def _detached_label(repo: Repo, head: bytes | None) -> str:
-    """git's "at X"/"from X": X from the last checkout in HEAD's reflog when it names a ref
-    or a full object id, else the abbreviated HEAD."""
-    import re as _re
+def whence(repo: Repo) -> str:
+    """git 2.39's determine_whence: 'merge', 'cherry-pick', 'rebase-pick' or 'commit' (2.39
+    never reports a multi-commit cherry-pick: its sequencer_determine_whence overwrites it)."""
+    if repo.gitdir.exists("MERGE_HEAD"):
+        return "merge"
+    cp = repo.read_state("CHERRY_PICK_HEAD")
+    if cp is None:
+        return "commit"
+    rh = repo.read_state("REBASE_HEAD")
+    if repo.gitdir.isdir("rebase-merge") and rh is not None and rh.strip() == cp.strip():
+        return "rebase-pick"
+    return "cherry-pick"
 
-    from pysh.ports.git.revs import lookup_ref, reflog_entries
 
-    for _, _new, msg in reflog_entries(repo, b"HEAD"):
-        if msg.startswith(b"checkout: moving from "):
-            target = msg.rsplit(b" to ", 1)[-1]
-            ref, sha = lookup_ref(repo, target)
-            if ref is not None and ref != b"HEAD":
-                from dulwich.objects import Tag
+class Progress:
+    """What git's wt_status_get_state finds in the git dir: an operation under way."""
 
+    def __init__(self, repo: Repo):
+        gd = repo.gitdir
+        self.merge = gd.exists("MERGE_HEAD")
+        self.am = self.rebase = self.rebase_i = False
+        self.branch: str | None = None
+        self.onto: str | None = None
+        self.cherry_pick: bytes | None = None  # b"" when only the sequencer says so
+        self.revert: bytes | None = None
+        if gd.isdir("rebase-apply"):
+            if gd.exists("rebase-apply/applying"):
+                self.am = True
+            else:
+                self.rebase = True
+                self.branch = self._branch(repo, "rebase-apply/head-name")
+                self.onto = self._branch(repo, "rebase-apply/onto")
+        elif gd.isdir("rebase-merge"):
+            if gd.exists("rebase-merge/interactive"):
+                self.rebase_i = True
+            else:
+                self.rebase = True
+            self.branch = self._branch(repo, "rebase-merge/head-name")
+            self.onto = self._branch(repo, "rebase-merge/onto")
+        rebasing = self.rebase or self.rebase_i or self.am
+        if not self.merge and not rebasing:
+            cp = self._oid(repo, "CHERRY_PICK_HEAD")
+            if cp is not None:
+                self.cherry_pick = cp
+        rv = self._oid(repo, "REVERT_HEAD")
+        if rv is not None:
+            self.revert = rv
+        todo = decode(repo.read_state("sequencer/todo") or b"").split("\n")[0].split(" ")[0]
+        if todo in ("pick", "p"):
+            self.cherry_pick = b""
+        elif todo in ("revert", "r"):
+            self.revert = b""
+
+    @staticmethod
+    def _oid(repo: Repo, name: str) -> bytes | None:
+        data = (repo.read_state(name) or b"").strip()
+        return data if len(data) == 40 and repo.has(data) else None
+
+    @staticmethod
+    def _branch(repo: Repo, rel: str) -> str | None:
+        """git's get_branch: a branch's short name, an abbreviated id, None for 'detached HEAD'."""
+        s = decode(repo.read_state(rel) or b"").rstrip("\n")
+        if not s or s == "detached HEAD":
+            return None
+        if s.startswith("refs/heads/"):
+            return s[11:]
+        if not s.startswith("refs/") and len(s) == 40 and all(c in "0123456789abcdef" for c in s):
+            return repo.short(s.encode())
+        return s
+
+    @property
+    def rebasing(self) -> bool:
+        return self.rebase or self.rebase_i
+
+
+def _todo_lines(repo: Repo, rel: str) -> list[str] | None:
+    """git's read_rebase_todolist: the commands, comments dropped, object ids abbreviated."""
+    data = repo.read_state(rel)
+    if data is None:
+        return None
+    out = []
+    for ln in decode(data).split("\n"):
+        ln = ln.strip()
+        if not ln or ln.startswith("#"):
+            continue
+        parts = ln.split(" ", 2)
+        if len(parts) >= 2 and len(parts[1]) == 40 and repo.has(parts[1].encode()):
+            parts[1] = repo.short(parts[1].encode())
+        out.append(" ".join(parts))
+    return out
+
+
+def _rebase_information(repo: Repo, pr: Progress) -> list[str]:
+    if not pr.rebase_i:
+        return []
+    out = []
+    done = _todo_lines(repo, "rebase-merge/done") or []
+    todo = _todo_lines(repo, "rebase-merge/git-rebase-todo")
+    if todo is None:
+        out.append("git-rebase-todo is missing.")
+        todo = []
+    if not done:
+        out.append("No commands done.")
+    else:
+        n = len(done)
+        out.append(f"Last command done ({n} command done):" if n == 1 else
+                   f"Last commands done ({n} commands done):")
+        out += [f"   {x}" for x in done[-2:]]
+        if n > 2:
+            out.append(f"  (see more in file {_gitdir_shown(repo)}/rebase-merge/done)")
+    if not todo:
+        out.append("No commands remaining.")
+    else:
+        n = len(todo)
+        out.append(f"Next command to do ({n} remaining command):" if n == 1 else
+                   f"Next commands to do ({n} remaining commands):")
+        out += [f"   {x}" for x in todo[:2]]
+        out.append("  (use \"git rebase --edit-todo\" to view and edit)")
+    return out
+
+
+def _gitdir_shown(repo: Repo) -> str:
+    """git_path()'s form of the git dir: .git at the top of the work tree, else absolute."""
+    if repo.vtop is not None and repo.ctx.shell.cwd == repo.vtop and \
+            repo.vgit == repo.vtop.rstrip("/") + "/.git":
+        return ".git"
+    return repo.vgit
+
+
+def progress_lines(repo: Repo, pr: Progress, unmerged: bool) -> str:
+    """wt_longstatus_print_state: the paragraph on the operation under way."""
+    out: list[str] = []
+    if pr.merge:
+        if pr.rebase_i:
+            out += _rebase_information(repo, pr) + [""]
+        if unmerged:
+            out += ["You have unmerged paths.", "  (fix conflicts and run \"git commit\")",
+                    "  (use \"git merge --abort\" to abort the merge)"]
+        else:
+            out += ["All conflicts fixed but you are still merging.",
+                    "  (use \"git commit\" to conclude merge)"]
+    elif pr.am:
+        out += ["You are in the middle of an am session."]
+    elif pr.rebasing:
+        where = (f"branch '{pr.branch}' on '{pr.onto}'" if pr.branch else None)
+        out += _rebase_information(repo, pr)
+        if unmerged:
+            out.append(f"You are currently rebasing {where}." if where else
+                       "You are currently rebasing.")
+            out += ["  (fix conflicts and then run \"git rebase --continue\")",
+                    "  (use \"git rebase --skip\" to skip this patch)",
+                    "  (use \"git rebase --abort\" to check out the original branch)"]
+        elif pr.rebase or repo.gitdir.exists("MERGE_MSG"):
+            out.append(f"You are currently rebasing {where}." if where else
+                       "You are currently rebasing.")
+            out.append("  (all conflicts fixed: run \"git rebase --continue\")")
+        else:
+            out.append(f"You are currently editing a commit while rebasing {where}." if where
+                       else "You are currently editing a commit during a rebase.")
+            out += ["  (use \"git commit --amend\" to amend the current commit)",
+                    "  (use \"git rebase --continue\" once you are satisfied with your changes)"]
+    elif pr.cherry_pick is not None or pr.revert is not None:
+        if pr.cherry_pick is not None:
+            verb, noun, oid = "cherry-pick", "cherry-picking", pr.cherry_pick
+            first = "Cherry-pick currently in progress."
+        else:
+            verb, noun, oid = "revert", "reverting", pr.revert
+            first = "Revert currently in progress."
+        out.append(f"You are currently {noun} commit {repo.short(oid)}." if oid else first)
+        if unmerged:
+            out.append(f"  (fix conflicts and run \"git {verb} --continue\")")
+        elif not oid:
+            out.append(f"  (run \"git {verb} --continue\" to continue)")
+        else:
+            out.append(f"  (all conflicts fixed: run \"git {verb} --continue\")")
+        out += [f"  (use \"git {verb} --skip\" to skip this patch)",
+                f"  (use \"git {verb} --abort\" to cancel the {verb} operation)"]
+    else:
+        return ""
+    return "".join(ln + "\n" for ln in out) + "\n"
+
+
+def detached_from(repo: Repo, head: bytes | None) -> tuple[str, bool] | None:
+    """git's wt_status_get_detached_from: (what HEAD was detached from, whether it is still
+    there) from the newest 'checkout: moving from A to B' in HEAD's reflog; None without one."""
+    from dulwich.objects import Tag
+
+    from pysh.ports.git.revs import reflog_entries
+
+    for _, new, msg in reflog_entries(repo, b"HEAD"):
+        if not msg.startswith(b"checkout: moving from ") or b" to " not in msg:
+            continue
+        target = msg[len(b"checkout: moving from "):].split(b" to ", 1)[1].split(b"\n")[0]
+        name = None
+        if target != b"HEAD":
+            found = []
+            for c in (target, b"refs/" + target, b"refs/tags/" + target, b"refs/heads/" + target,
+                      b"refs/remotes/" + target, b"refs/remotes/" + target + b"/HEAD"):
+                if not c.startswith(b"refs/") and c not in (b"FETCH_HEAD", b"ORIG_HEAD",
+                                                            b"MERGE_HEAD"):
+                    continue
+                try:
+                    sha = repo.ref_sha(c)
+                except Exception:
+                    sha = None
+                if sha is not None:
+                    found.append((c, sha))
+            if len(found) == 1:
+                ref, sha = found[0]
                 obj = repo.get(sha)
                 while isinstance(obj, Tag):
                     obj = repo.get(obj.object[1])
-                sha = obj.id if obj is not None else sha
-                name = decode(target)
-            elif _re.fullmatch(rb"[0-9a-f]{40}", target):
-                sha, name = target, repo.short(target)
-            else:
-                break
-            return f"at {name}" if sha == head else f"from {name}"
-        break
-    return f"at {repo.short(head)}" if head else "at (unknown)"
+                if sha == new or (obj is not None and obj.id == new):
+                    name = decode(ref)
+                    for pre in ("refs/tags/", "refs/remotes/"):
+                        if name.startswith(pre):
+                            name = name[len(pre):]
+                            break
+        if name is None:
+            name = repo.short(new)
+        return name, head == new
+    return None
+
+
+def detached_description(repo: Repo, head: bytes | None) -> str:
+    """The line git status prints for a detached HEAD."""
+    df = detached_from(repo, head)
+    if df is None:
+        return "Not currently on any branch."
+    return f"HEAD detached {'at' if df[1] else 'from'} {df[0]}"
+
+
+def head_description(repo: Repo, head: bytes | None) -> str:
+    """ref-filter's get_head_description: git branch's name for a detached HEAD."""
+    pr = Progress(repo)
+    if pr.rebasing:
+        if pr.branch:
+            return f"(no branch, rebasing {pr.branch})"
+        df = detached_from(repo, head)
+        return f"(no branch, rebasing detached HEAD {df[0] if df else ''})"
+    df = detached_from(repo, head)
+    if df is None:
+        return "(no branch)"
+    return f"(HEAD detached {'at' if df[1] else 'from'} {df[0]})"
 
 
 async def cmd_status(ctx: Ctx, args: list[str]) -> int:
@@ -401,8 +686,12 @@ async def cmd_status(ctx: Ctx, args: list[str]) -> int:
                  ignored=bool(vals.get("ignored")), pathspec=ps)
     porcelain = vals.get("porcelain")
     if porcelain is not None and porcelain is not False:
+        if porcelain in ("v2", "2"):
+            ctx.write(porcelain_v2(repo, st, branch=bool(vals.get("branch")),
+                                   z=bool(vals.get("z"))))
+            return 0
         if porcelain not in (True, "v1", "1"):
-            raise usage_error(f"fatal: unsupported porcelain version '{porcelain}'")
+            raise fatal(f"unsupported porcelain version '{porcelain}'")
         if vals.get("branch"):
             ctx.write(branch_header_short(repo))
         ctx.write(short_lines(repo, st, True))

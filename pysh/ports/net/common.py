@@ -8,6 +8,7 @@ import anyio
 
 from pysh.shellkit import Shell
 from pysh.shellkit.text import encode
+from pysh.shellkit.worker import ensure_loop
 
 
 async def read_operand(shell: Shell, name: str) -> bytes:
@@ -122,6 +123,7 @@ def policy_message(e) -> str | None:
 
 async def budget_sleep(shell: Shell, seconds: float) -> None:
     """Sleep between retries in slices, so the run's deadline and interrupts land."""
+    await ensure_loop()
     end = time.monotonic() + seconds
     while True:
         shell.budget.check()

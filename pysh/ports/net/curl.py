@@ -24,6 +24,7 @@ from pysh.shellkit import FileSystemError, Shell
 from pysh.shellkit.network import URL, URLError, parse_url
 from pysh.shellkit.streams import BrokenPipe
 from pysh.shellkit.text import encode
+from pysh.shellkit.worker import ensure_loop
 
 from .client import Client, NetError
 from .common import Meter, budget_sleep, mask, policy_message, read_operand
@@ -248,6 +249,7 @@ def _apply(o: Opts, name: str, shown: str, neg: bool, take) -> None:
 
 # -- the command ----------------------------------------------------------------------------
 async def main(shell: Shell, argv: list[str]) -> int:
+    await ensure_loop()  # transfers run on the event loop
     try:
         o = parse_args(argv[1:])
     except Usage as e:

@@ -21,6 +21,7 @@ from pysh.shellkit import FileSystemError, Shell
 from pysh.shellkit.network import URL, URLError, parse_url
 from pysh.shellkit.streams import BrokenPipe
 from pysh.shellkit.text import encode
+from pysh.shellkit.worker import ensure_loop
 
 from .client import Client, NetError
 from .common import budget_sleep, mask, policy_message, read_operand
@@ -175,6 +176,7 @@ def _set(o: Opts, name: str, dest: str, value: str | None) -> None:
 
 
 async def main(shell: Shell, argv: list[str]) -> int:
+    await ensure_loop()  # transfers run on the event loop
     try:
         o = parse_args(argv[1:])
     except Usage as e:

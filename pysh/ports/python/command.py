@@ -15,6 +15,7 @@ import threading
 import anyio
 
 from pysh.shellkit import Shell
+from pysh.shellkit.worker import ensure_loop
 
 _NO_INSTALLS = ("no network and no installs here; python3 has CPython 3.12's standard library "
                 "(json, csv, re, sqlite3, pathlib, argparse, unittest, ...) and nothing else")
@@ -55,6 +56,8 @@ def module_operand(args: list[str]) -> str | None:
 async def main(shell: Shell, argv: list[str]) -> int:
     from pysh.ports.python.runtime import RuntimeUnavailable, get_runtime
     from pysh.ports.python.wasi import Guest
+
+    await ensure_loop()  # the guest runs on a thread the loop waits for
 
     prog = argv[0].rsplit("/", 1)[-1] or "python3"
     module = module_operand(argv[1:])

@@ -36,6 +36,8 @@ CASES = [
     s("bunzip2_guess", "cp big.bz2 zz; bunzip2 zz"),
     s("bunzip2_tbz", "cp big.bz2 x.tbz; bunzip2 x.tbz"),
     s("not_bzip2", "bzip2 -d a"),
+    s("not_bzip2_force_stdout", "bzip2 -dcf a crlf; echo $?; bzcat -f < bin | od -c"),
+    s("not_bzip2_force_file", "bzip2 -df a; echo $?; bzip2 -tf crlf; echo $?"),
     s("corrupt_to_file", "cp c.bz2 c2.bz2; bzip2 -d c2.bz2"),
     s("truncated_to_file", "cp t.bz2 t2.bz2; bzip2 -d t2.bz2"),
     s("level1", "bzip2 -1 -k big"),

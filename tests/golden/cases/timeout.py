@@ -1,5 +1,7 @@
 """timeout (GNU coreutils 9.1): its exit statuses, run in-process under a scoped budget."""
 
+KILLED = [(r"bash: line \d+: +\d+ Killed +[^\n]*\n", "")]
+
 CASES = [
     dict(name="expires", argv=["timeout", "0.2", "sleep", "5"]),
     dict(name="completes", argv=["timeout", "5", "echo", "done"]),
@@ -23,4 +25,28 @@ CASES = [
     dict(name="bad_option", argv=["timeout", "-x", "1", "true"]),
     dict(name="options_stop", argv=["timeout", "1", "echo", "-s", "x"]),
     dict(name="foreground", argv=["timeout", "--foreground", "1", "echo", "fg"]),
+    # issue 13: the variants agents type
+    # a KILL reaches the real timeout itself (it signals its process group): a shell sees 137,
+    # so these run as scripts (bash -c would exec a lone command and report the signal); bash's
+    # "Killed" job notice is about the timeout process, which pysh's in-process timeout is not
+    dict(name="kill_signal", script="timeout -s KILL 0.1 sleep 5; exit $?", subst=KILLED),
+    dict(name="kill_signal_number", script="timeout -s 9 0.1 sleep 5; exit $?", subst=KILLED),
+    dict(name="kill_after_expires", argv=["timeout", "-k", "0.1", "0.1", "sleep", "5"]),
+    dict(name="preserve_term", argv=["timeout", "--preserve-status", "0.1", "sleep", "5"]),
+    dict(name="preserve_kill",
+         script="timeout -k 2 --preserve-status -s KILL 0.1 sleep 3; exit $?", subst=KILLED),
+    dict(name="command_status", script="timeout 5 sh -c 'exit 7'; echo $?"),
+    dict(name="verbose_int", argv=["timeout", "-v", "-s", "INT", "0.1", "sleep", "5"]),
+    dict(name="usr1", argv=["timeout", "--signal=USR1", "0.1", "sleep", "5"]),
+    dict(name="day_suffix", argv=["timeout", "1d", "true"]),
+    dict(name="minute_fraction", argv=["timeout", "0.01m", "true"]),
+    dict(name="exponent", argv=["timeout", "1e-1", "sleep", "2"]),
+    dict(name="infinite", argv=["timeout", "inf", "true"]),
+    dict(name="negative", argv=["timeout", "-1", "true"]),
+    dict(name="nested", argv=["timeout", "2", "timeout", "0.1", "sleep", "5"]),
+    dict(name="foreground_kill_after", argv=["timeout", "--foreground", "-k", "1", "0.1",
+                                             "sleep", "5"]),
+    dict(name="busy_shell_loop", script="timeout 0.1 bash -c 'while :; do :; done'; echo $?"),
+    dict(name="in_pipeline", script="timeout 0.1 sleep 5 | cat; echo ${PIPESTATUS[@]}"),
+    dict(name="function_not_found", script="f() { :; }; timeout 1 f; echo $?"),
 ]

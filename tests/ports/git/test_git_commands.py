@@ -61,3 +61,35 @@ def test_gc_on_read_only_is_gits_error(tree):
         r = g(ex, "gc")
     assert r.status == 128
     assert r.err == "fatal: Unable to create '/batch/.git/gc.pid.lock': Read-only file system\n"
+
+
+@pytest.mark.parametrize("argv,status,err", [
+    (["submodule", "update", "--init"], 128, "fatal: git submodule update is not available in "
+     "pysh's git (no network, no clones): 'git submodule status' lists the submodules\n"),
+    (["worktree", "add", "../x"], 128, "fatal: git worktree add is not available in pysh's git: "
+     "one work tree per repository ('git worktree list' shows it)\n"),
+    (["rebase", "-i", "HEAD"], 1, "error: interactive rebase needs an editor and a terminal: "
+     "pysh's git runs only non-interactive rebases\n"),
+    (["clean", "-i"], 128, "fatal: git clean -i is interactive: pysh has no terminal (use -n, "
+     "then -f)\n"),
+    (["reflog", "expire", "--all"], 128, "fatal: reflog expire is not available in pysh's git\n"),
+])
+def test_out_of_scope_refused_in_one_line(repo, argv, status, err):
+    r = g(repo, *argv)
+    assert (r.out, r.err, r.status) == ("", err, status)
+
+
+def test_commit_without_message_runs_the_editor_in_process():
+    from tests.interp.runner import run_script
+
+    ident = " ".join(f"{k}='{v}'" for k, v in ENV.items())
+    r = run_script(f"export {ident}\ngit init -q; echo a > f; git add f\n"
+                   "git commit; echo rc=$?\n"  # no editor: one line, exit 1
+                   # an editor is a command line, run by pysh itself on COMMIT_EDITMSG
+                   "GIT_EDITOR='sed -i 1s/^/edited/' git commit -q; echo rc=$?\n"
+                   "git log --format=%B; head -3 .git/COMMIT_EDITMSG\n")
+    assert r.stderr == (b"error: commit needs an editor and none is set (pysh has no terminal): "
+                        b"give the message with -m or -F, or set GIT_EDITOR\n")
+    assert r.stdout == (b"rc=1\nrc=0\nedited\n\nedited\n# Please enter the commit message for "
+                        b"your changes. Lines starting\n# with '#' will be ignored, and an empty "
+                        b"message aborts the commit.\n")

@@ -321,3 +321,39 @@ def test_cookie_jar_round_trip(sb, server):
     r = run(sb, f"curl -s -c jar.txt {u}/headers -o /dev/null; grep -c 'a\tb' jar.txt;"
                 f"curl -s -b jar.txt {u}/echo | grep Cookie")
     assert r.stdout == "1\nCookie: a=b\n"
+
+
+def test_output_files_follow_the_core_rules(tmp_path):
+    """curl -o/-O, --create-dirs, -c and wget -O open their files through door A: a hard-linked
+    file is never written, a planted FIFO fails at once, a link out is never written through."""
+    import os
+
+    ws, outside = tmp_path / "ws", tmp_path / "outside"
+    ws.mkdir()
+    outside.mkdir()
+    (outside / "secret.txt").write_bytes(b"SECRET\n")
+    os.link(outside / "secret.txt", ws / "hl")
+    os.link(outside / "secret.txt", ws / "a.txt")  # what -O would name the download
+    os.mkfifo(ws / "fifo")
+    os.symlink(outside, ws / "out")
+    os.symlink(outside / "new", ws / "dang")
+    lines = []
+    for cmd in ("curl -sS -o hl {base}/text", "curl -sS -O {base}/files/a.txt",
+                "curl -sS -o fifo {base}/text", "curl -sS -o dang {base}/text",
+                "curl -sS --create-dirs -o out/d/x {base}/text", "curl -sS -c hl {base}/headers",
+                "wget -q -O hl {base}/text", "wget -q -O fifo {base}/text",
+                "wget -q -O dang {base}/text", "wget -q -P out {base}/text"):
+        lines.append(f"{cmd} > /dev/null; echo \"{cmd.split(' {')[0]}: $?\"")
+    r = run_hostile("\n".join(lines) + "\ncat hl a.txt", ws=str(ws), kill_after=60)
+    assert r["stdout"].splitlines() == [
+        "curl -sS -o hl: 23", "curl -sS -O: 23", "curl -sS -o fifo: 23", "curl -sS -o dang: 23",
+        "curl -sS --create-dirs -o out/d/x: 23", "curl -sS -c hl: 0",
+        "wget -q -O hl: 3", "wget -q -O fifo: 3", "wget -q -O dang: 3", "wget -q -P out: 3",
+        "SECRET", "SECRET"], r
+    err = r["stderr"]
+    assert err.count("curl: (23) Failure writing output to destination\n") == 5
+    assert err.endswith("hl: Operation not permitted\nfifo: No such device or address\n"
+                        "dang: Permission denied\nout/text: Permission denied\n"), err
+    assert str(tmp_path) not in err and "Traceback" not in err
+    assert sorted(os.listdir(outside)) == ["secret.txt"]
+    assert (outside / "secret.txt").read_bytes() == b"SECRET\n"

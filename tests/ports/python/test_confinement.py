@@ -222,3 +222,60 @@ EOF"""
     assert r["status"] == 0, r["stderr"]
     for line in r["stdout"].splitlines():
         assert not line.endswith("OK"), line
+
+
+CORE_RULES = r"""python3 - <<'EOF'
+import errno, os
+def show(what, fn):
+    try:
+        fn()
+        print(what, "OK")
+    except OSError as e:
+        print(what, errno.errorcode.get(e.errno, e.errno))
+show("symlink-abs", lambda: os.symlink("/etc/passwd", "l1"))
+show("symlink-up", lambda: os.symlink("../../..", "dir/l2"))
+show("symlink-tmp", lambda: os.symlink("/tmp/x", "l3"))
+show("symlink-in", lambda: os.symlink("/batch/file.txt", "dir/sub/l4"))
+show("link-of-out-link", lambda: os.link("out_abs", "l5"))
+show("hl-read", lambda: open("hl", "rb").read())
+show("hl-write", lambda: open("hl", "wb"))
+show("hl-append", lambda: open("hl", "ab"))
+show("hl-rw", lambda: open("hl", "r+b"))
+show("hl-truncate", lambda: os.truncate("hl", 0))
+show("fifo-r", lambda: open("fifo", "rb"))
+show("fifo-w", lambda: open("fifo", "wb"))
+show("sock", lambda: open("sock", "rb"))
+show("dev-null", lambda: open("/dev/null", "wb").write(b"x"))
+EOF"""
+
+
+def test_links_special_files_and_hard_links_follow_the_core_rules(tree):
+    """The guest's path_symlink, path_link and path_open are the core's: a link out is EPERM
+    (and none is left on the host), an absolute one inside is stored relative, a FIFO or
+    socket fails at once, a hard-linked file is read but never written."""
+    import socket
+    import tempfile
+
+    os.link(os.path.join(tree.outside, "secret.txt"), os.path.join(tree.ws, "hl"))
+    os.mkfifo(os.path.join(tree.ws, "fifo"))
+    short = tempfile.mkdtemp(prefix="s")  # sockaddr_un holds ~108 bytes: bind short, then move
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(os.path.join(short, "s"))
+    os.rename(os.path.join(short, "s"), os.path.join(tree.ws, "sock"))
+    os.rmdir(short)
+    try:
+        r = clean(run_hostile(tree.ws, CORE_RULES, kill_after=60))
+    finally:
+        s.close()
+    assert r["status"] == 0, r["stderr"]
+    got = dict(line.split(" ", 1) for line in r["stdout"].splitlines())
+    assert got == {"symlink-abs": "EPERM", "symlink-up": "EPERM", "symlink-tmp": "EPERM",
+                   "symlink-in": "OK", "link-of-out-link": "EPERM", "hl-read": "OK",
+                   "hl-write": "EPERM", "hl-append": "EPERM", "hl-rw": "EPERM",
+                   "hl-truncate": "EPERM", "fifo-r": "ENXIO", "fifo-w": "ENXIO", "sock": "ENXIO",
+                   "dev-null": "OK"}
+    for n in ("l1", "l3", "l5", "dir/l2"):
+        assert not os.path.lexists(os.path.join(tree.ws, n)), n
+    assert os.readlink(os.path.join(tree.ws, "dir", "sub", "l4")) == "../../file.txt"
+    with open(os.path.join(tree.outside, "secret.txt"), "rb") as f:
+        assert f.read() == SECRET
