@@ -27,17 +27,21 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import threading
 import time
 import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pysh.shellkit import BrokenPipe, BytesInput, CaptureOutput, Limits, Mount
 from pysh.shellkit.commands import CommandTarget
 from pysh.shellkit.limits import STATUS_TIMEOUT
 from pysh.shellkit.network import Network
+
+if TYPE_CHECKING:  # the change-set module loads when an overlay's changes are asked for
+    from pysh.shellkit.changes import ApplyResult, Change
 
 __all__ = ["Limits", "Network", "RunResult", "Sandbox", "SandboxClosed", "tool_schema"]
 
@@ -137,6 +141,12 @@ def _check_command(func) -> None:
     target = func if inspect.isfunction(func) or inspect.ismethod(func) else getattr(func, "__call__", func)  # noqa: B004
     if not inspect.iscoroutinefunction(target):
         raise TypeError("a command must be an async function: async def main(shell, argv) -> int")
+
+
+def _rel_ok(rel) -> bool:
+    """A path below a mount root as a snapshot may name it: relative, normalised."""
+    return isinstance(rel, str) and bool(rel) and "\0" not in rel and not rel.startswith("/") \
+        and all(p not in ("", ".", "..") for p in rel.split("/"))
 
 
 def _mount(spec) -> Mount:
@@ -426,6 +436,164 @@ class Sandbox:
         """The names of every command the registry knows (builtins of the language excluded)."""
         return self._session.registry.names()
 
+    # -- the change set of overlay mounts ------------------------------------------------
+    def _idle(self):
+        """The session's lock, taken: no call runs while the change set is read or written."""
+        self._check_open()
+        return self._lock
+
+    def changes(self) -> list[Change]:
+        """What the overlay mounts change in their host directories: one
+        :class:`pysh.shellkit.changes.Change` per added, modified or deleted path (files,
+        directories, symlinks; mode changes; sizes), sorted by path. Empty without an
+        overlay mount."""
+        with self._idle():
+            return self._ex.changes()
+
+    def diff(self, stat: bool = False) -> str:
+        """The change set as a unified diff in git's format (``diff --git`` headers, blob
+        ids, binary files named as binary), or its ``--stat`` summary. Paths are relative
+        to the workspace (other mounts: the virtual path without its leading '/')."""
+        from pysh import changeset
+
+        with self._idle():
+            changes = self._ex.changes()
+            render = changeset.stat_text if stat else changeset.diff_text
+            return render(self._ex, changes, self._ex.workspace)
+
+    def apply(self, paths: Iterable[str] | None = None) -> ApplyResult:
+        """Write the changes (those at or beneath ``paths``, virtual or relative to the
+        workspace; all for None) to the host directories. Each file is written beside
+        under a temporary name, fsynced and renamed into place (deletions last), so a
+        crash leaves each file old or new. A path whose host entry changed since the
+        sandbox first read it (or appeared meanwhile) is refused: the result lists it in
+        ``conflicts`` with the reason, and it stays a change of the sandbox."""
+        if isinstance(paths, str):
+            paths = [paths]
+        with self._idle():
+            return self._ex.apply_changes(self._virtual_paths(paths))
+
+    def _virtual_paths(self, paths: Iterable[str] | None) -> list[str] | None:
+        """``paths`` as virtual paths (a relative one is taken in the workspace)."""
+        if paths is None:
+            return None
+        ws = self._ex.workspace
+        return [p if p.startswith("/") else f"{ws}/{p}".rstrip("/") for p in paths]
+
+    def discard(self) -> None:
+        """Drop the change set: the overlay mounts show their host directories again."""
+        with self._idle():
+            self._ex.discard_changes()
+
+    # -- snapshots -----------------------------------------------------------------------
+    def snapshot(self) -> bytes:
+        """The session as bytes: a versioned header holding the shell state (variables
+        with their attributes, arrays, functions, aliases, options, traps, cwd, directory
+        stack, ``$?``, ``PIPESTATUS``) and the overlay mounts' whiteouts, then a tar
+        stream of their upper layers and of ``/tmp``. :meth:`restore` rebuilds a sandbox
+        from it. (Without an overlay the workspace itself is not in it: it is the host's.)"""
+        with self._idle():
+            return self._snapshot()
+
+    def _snapshot(self) -> bytes:
+        """:meth:`snapshot`, the session's lock already held."""
+        from pysh.interpreter import snapstate
+        from pysh.shellkit import snapshot
+
+        ex = self._ex
+        overlays = list(ex._overlays())
+        header = {
+            "workspace": ex.workspace,
+            "shell": snapstate.capture(self._interp),
+            "overlays": [{"virtual": m.virtual, "hidden": sorted(layer.hidden),
+                          "bases": {k: list(v) for k, v in layer.bases.items()}}
+                         for m, layer in overlays],
+        }
+        trees = [("tmp", ex.table.root_fd(ex.table.get("/tmp")))]
+        trees += [(f"u{i}", layer.upper_fd) for i, (_, layer) in enumerate(overlays)]
+        return snapshot.pack(header, trees)
+
+    @classmethod
+    def restore(cls, data: bytes, workspace_dir: str | Any | None = None, *,
+                rebase: bool = False, max_bytes: int = 1 << 30, **kwargs) -> Sandbox:
+        """A sandbox rebuilt from :meth:`snapshot` bytes over ``workspace_dir`` (other
+        arguments as for :class:`Sandbox`; the workspace is an overlay when it was one).
+
+        Restoring is data only: nothing is run (a trap, a function, ``PROMPT_COMMAND``
+        wait for the next call). A snapshot whose lower layer changed underneath (a host
+        file the session had read or changed is no longer the same) is refused unless
+        ``rebase``; a damaged or crafted one (bad version, a member outside its place, a
+        link or device member where none may be, over ``max_bytes`` of files) is refused
+        with :class:`pysh.shellkit.snapshot.SnapshotError`."""
+        from pysh.shellkit import snapshot
+
+        header, _ = snapshot.read_header(data)
+        overlays = header.get("overlays")
+        workspace = header.get("workspace")
+        if not isinstance(overlays, list) or not isinstance(workspace, str):
+            raise snapshot.SnapshotError("a damaged snapshot header")
+        kwargs.setdefault("workspace", workspace)
+        if any(isinstance(o, dict) and o.get("virtual") == kwargs["workspace"] for o in overlays):
+            kwargs.setdefault("overlay", True)
+        sb = cls(workspace_dir, **kwargs)
+        try:
+            sb._load_snapshot(data, rebase=rebase, max_bytes=max_bytes)
+        except BaseException:
+            sb.close()
+            raise
+        return sb
+
+    def _load_snapshot(self, data: bytes, *, rebase: bool = False,
+                       max_bytes: int = 1 << 30) -> None:
+        """Fill this fresh sandbox from a snapshot (see :meth:`restore`)."""
+        from pysh.interpreter import snapstate
+        from pysh.shellkit import changes as changeset
+        from pysh.shellkit import snapshot
+        from pysh.shellkit.overlay import base_key
+
+        header, stream = snapshot.read_header(data)
+        ex = self._ex
+        layers = {m.virtual: (m, layer) for m, layer in ex._overlays()}
+        dests = {"tmp": ex.table.root_fd(ex.table.get("/tmp"))}
+        states = []
+        for i, o in enumerate(header.get("overlays") or []):
+            if not isinstance(o, dict) or o.get("virtual") not in layers:
+                raise snapshot.SnapshotError(f"the snapshot's overlay mount {o.get('virtual')!r} "
+                                             "is not an overlay mount here")
+            m, layer = layers[o["virtual"]]
+            hidden, bases = o.get("hidden", []), o.get("bases", {})
+            if not isinstance(hidden, list) or not all(_rel_ok(h) for h in hidden) \
+                    or not isinstance(bases, dict) or not all(
+                        _rel_ok(k) and isinstance(v, list) and len(v) == 5
+                        and all(isinstance(x, int) for x in v) for k, v in bases.items()):
+                raise snapshot.SnapshotError("a damaged snapshot header")
+            if not rebase:
+                root = ex.table.root_fd(m)
+                for rel, key in bases.items():
+                    parent, _, name = rel.rpartition("/")
+                    dfd = changeset._open_rel(root, parent)
+                    try:
+                        now = base_key(os.stat(name, dir_fd=dfd, follow_symlinks=False))
+                    except OSError:
+                        now = None
+                    finally:
+                        if dfd >= 0:
+                            os.close(dfd)
+                    if now != tuple(key):
+                        raise snapshot.SnapshotError(
+                            f"{m.virtual}/{rel} changed on the host since the snapshot "
+                            "(restore with rebase=True to take the host's version)")
+            dests[f"u{i}"] = layer.upper_fd
+            states.append((layer, hidden, bases))
+        try:
+            snapstate.restore(self._interp, header.get("shell"))
+        except snapstate.StateError as e:
+            raise snapshot.SnapshotError(str(e)) from None
+        snapshot.unpack(stream, dests, max_bytes=max_bytes)
+        for layer, hidden, bases in states:
+            layer.hidden = set(hidden)
+            layer.bases = {k: tuple(v) for k, v in bases.items()}
+
     # -- running ---------------------------------------------------------------------
     def run(self, script: str, *, stdin: str | bytes | None = None, timeout: float | None = None,
             env: Mapping[str, str] | None = None, cwd: str | None = None, args: Iterable[str] = (),
@@ -474,6 +642,19 @@ class Sandbox:
         try:
             self._check_open()
             return await self._ex.acall(fn, *args)
+        finally:
+            self._lock.release()
+
+    async def _between_calls(self, fn, *args):
+        """``fn(*args)`` between calls, on a host thread (the MCP change-set tools: an
+        apply writes host directories the sandbox's own thread may only read)."""
+        import anyio
+
+        while not self._lock.acquire(blocking=False):
+            await anyio.sleep(0.001)
+        try:
+            self._check_open()
+            return await anyio.to_thread.run_sync(fn, *args)
         finally:
             self._lock.release()
 

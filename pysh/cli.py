@@ -26,6 +26,10 @@ sandbox options:
   --read-only              mount the workspace read-only
   --overlay                mount the workspace as an overlay: the script sees and
                            changes it, the host directory stays as it was
+  --changes stat|diff|json print what the script changed in the overlay mounts at
+                           exit (to stderr, or to FILE with --changes-to FILE)
+  --apply                  write the overlay's changes to the host directories at exit
+                           (a file changed on the host meanwhile is refused: exit 1)
   --allow-home             allow your home directory (or an ancestor of it) as
                            the workspace or a mount (refused by default)
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
@@ -65,6 +69,9 @@ class Options:
         self.mounts: list[tuple[str, str, str]] = []  # (host, virtual, "" | "ro" | "overlay")
         self.read_only = False
         self.overlay = False
+        self.changes: str | None = None  # stat, diff or json
+        self.changes_to: str | None = None
+        self.apply = False
         self.allow_home = False
         self.env: dict[str, str] = {}
         self.timeout: float | None = None
@@ -130,6 +137,14 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
             o.read_only = True
         elif a == "--overlay":
             o.overlay = True
+        elif name == "--changes":
+            o.changes = value(name)
+            if o.changes not in ("stat", "diff", "json"):
+                raise UsageError(f"--changes: stat, diff or json: {o.changes}")
+        elif name == "--changes-to":
+            o.changes_to = value(name)
+        elif a == "--apply":
+            o.apply = True
         elif a == "--allow-home":
             o.allow_home = True
         elif name == "--env":
@@ -197,6 +212,10 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
         raise UsageError(f"--workspace: must be an absolute, normalised path other than /: {ws}")
     if o.overlay and o.read_only:
         raise UsageError("--overlay and --read-only exclude each other")
+    if (o.changes or o.apply) and not (o.overlay or any(k == "overlay" for *_, k in o.mounts)):
+        raise UsageError(f"{'--apply' if o.apply else '--changes'}: there is no overlay mount")
+    if o.changes_to is not None and o.changes is None:
+        o.changes = "stat"
     if o.sandbox is not None and not os.path.isdir(o.sandbox):
         raise UsageError(f"--sandbox: not a directory: {o.sandbox}")
     if o.home is not None and os.path.exists(o.home) and not os.path.isdir(o.home):
@@ -420,11 +439,45 @@ def _run_batch(o: Options, ex) -> int:
         try:
             # the script runs on the instance's worker thread (restricted by the kernel floor
             # where Linux has Landlock); this thread waits, takes the signals, cleans up
-            return ex.call(run_main, interp, body, interrupt=interp.budget.interrupt)
+            status = ex.call(run_main, interp, body, interrupt=interp.budget.interrupt)
         except KeyboardInterrupt:
             return 130
+        if at_exit(o, ex):  # conflicts
+            status = status or 1
+        return status
     finally:
         ex.close()
+
+
+def at_exit(o: Options, ex, into: dict | None = None) -> list | None:
+    """``--changes`` and ``--apply`` once the script is done: the change set goes to
+    ``--changes-to``, else into ``into["changes"]`` (``--json``), else to stderr; the
+    apply's conflicts are reported on stderr and returned (None: neither was asked for)."""
+    if not o.changes and not o.apply:
+        return None
+    from pysh import changeset
+
+    if o.changes:
+        text = changeset.render(ex, o.changes, o.workspace)
+        if o.changes_to is not None:
+            try:
+                with open(o.changes_to, "w", encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(text)
+            except OSError as e:
+                sys.stderr.write(f"pysh: --changes-to: {o.changes_to}: "
+                                 f"{os.strerror(e.errno or 5)}\n")
+        elif into is not None:
+            into["changes"] = text
+        else:
+            sys.stderr.write(text)
+    conflicts = []
+    if o.apply:
+        conflicts = ex.apply_changes().conflicts
+        for path, why in conflicts:
+            sys.stderr.write(f"pysh: --apply: {path}: not applied: {why}\n")
+        if into is not None:
+            into["conflicts"] = [{"path": p, "reason": why} for p, why in conflicts]
+    return conflicts
 
 
 async def _run_text(interp, text: str, error_prefix) -> int:
@@ -463,5 +516,7 @@ def _run_json(o: Options, ex) -> int:
         sb._interp.argv0 = sb._interp.script_path = _script_name(o.file, ex)
     with sb:
         r = sb.run(source, args=args)
-    sys.stdout.write(json.dumps(r.to_dict()) + "\n")
+        out = r.to_dict()
+        at_exit(o, ex, out)
+    sys.stdout.write(json.dumps(out) + "\n")
     return 0

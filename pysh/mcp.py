@@ -21,6 +21,7 @@ timeouts all come back as tool results.
 # No ``from __future__ import annotations`` here: the SDK reads the tool functions'
 # annotations with typing.get_type_hints, which must resolve them at run time.
 
+import os
 import sys
 import weakref
 
@@ -49,6 +50,9 @@ options:
   --net-methods, --net-max-bytes, --net-timeout, --net-header: as for pysh
   --http [HOST:]PORT       serve Streamable HTTP at http://HOST:PORT/mcp
                            (HOST defaults to 127.0.0.1)
+  --state-dir DIR          save the session (shell state, overlay changes, /tmp) in
+                           DIR after each call and resume it when the server restarts
+                           (stdio)
 """
 
 DEFAULT_TIMEOUT = 120.0
@@ -80,13 +84,22 @@ def parse_args(argv):
     from pysh import cli
 
     http = None
+    state_dir = None
     rest = []
     i = 0
     while i < len(argv):
         a = argv[i]
         if a in ("-h", "--help"):
             raise SystemExit(_help())
-        if a == "--http" or a.startswith("--http="):
+        if a == "--state-dir" or a.startswith("--state-dir="):
+            if "=" in a:
+                state_dir = a.split("=", 1)[1]
+            else:
+                i += 1
+                if i >= len(argv):
+                    raise _UsageError("--state-dir: option requires an argument")
+                state_dir = argv[i]
+        elif a == "--http" or a.startswith("--http="):
             if "=" in a:
                 spec = a.split("=", 1)[1]
             else:
@@ -102,10 +115,20 @@ def parse_args(argv):
         o = cli.parse_cli(rest)
     except cli.UsageError as e:
         raise _UsageError(str(e)) from None
-    if o.command is not None or o.file is not None or o.interactive or o.json or o.noexec:
-        raise _UsageError("mcp takes sandbox options only (no script, -c, -i, -n or --json)")
+    if o.command is not None or o.file is not None or o.interactive or o.json or o.noexec \
+            or o.changes or o.apply:
+        raise _UsageError("mcp takes sandbox options only (no script, -c, -i, -n, --json, "
+                          "--changes or --apply: the changes, diff and apply_changes tools "
+                          "do that)")
     if o.timeout is None:
         o.timeout = DEFAULT_TIMEOUT
+    if state_dir is not None:
+        if http is not None:
+            raise _UsageError("--state-dir: for stdio only (an HTTP session's id does not "
+                              "outlive the server)")
+        if not os.path.isdir(state_dir):
+            raise _UsageError(f"--state-dir: not a directory: {state_dir}")
+    o.state_dir = state_dir
     return o, http
 
 
@@ -165,10 +188,25 @@ def build_server(options, sandbox_factory=None):
     from pysh.api import TOOL_DESCRIPTION, Sandbox
     from pysh.shellkit import FileSystemError
 
+    state_file = None
+    if getattr(options, "state_dir", None):
+        state_file = os.path.join(options.state_dir, "session.snapshot")
     if sandbox_factory is None:
-        def sandbox_factory():
+        def make():
             ex = cli.build_instance(options)
             return Sandbox._from_instance(ex, set_on=options.set_on, set_off=options.set_off)
+
+        def sandbox_factory():
+            sb = make()
+            if state_file is not None and not _resume(sb, state_file):
+                sb.close()  # half restored: start afresh
+                sb = make()
+            return sb
+
+    async def persist(sb) -> None:
+        """--state-dir: the session saved after each call (a restart resumes it)."""
+        if state_file is not None:
+            await sb._between_calls(_save, sb, state_file)
 
     sandboxes = SessionSandboxes(sandbox_factory)
     server = MCPServer(SERVER_NAME, instructions=instructions(options), log_level="WARNING",
@@ -188,6 +226,7 @@ def build_server(options, sandbox_factory=None):
         if timeout is not None and not timeout > 0:
             return text_result("[tool error: \"timeout\" must be a positive number of seconds]\n", True)
         r = await sb.arun(command, timeout=timeout)
+        await persist(sb)
         return text_result(_json_safe(r.for_llm()), r.exit_code != 0)
 
     async def read_file(path: str, ctx: Context) -> CallToolResult:
@@ -221,8 +260,71 @@ def build_server(options, sandbox_factory=None):
             where = await sb._on_worker(write)
         except FileSystemError as e:
             return text_result(f"write_file: {e}\n", True)
+        await persist(sb)
         return text_result(f"wrote {len(data)} bytes to {where}\n", False)
 
+    async def between_calls(ctx: Context, fn):
+        sb = sandboxes.get(session_of(ctx))
+        try:
+            result = await sb._between_calls(fn, sb)
+        except (FileSystemError, OSError) as e:
+            return text_result(f"[tool error: {getattr(e, 'strerror', None) or e}]\n", True)
+        await persist(sb)
+        return result
+
+    async def changes(ctx: Context) -> CallToolResult:
+        from pysh import changeset
+
+        def fn(sb):
+            return text_result(changeset.json_text(sb._ex.changes()), False)
+
+        return await between_calls(ctx, fn)
+
+    async def diff(ctx: Context, stat: bool = False) -> CallToolResult:
+        from pysh import changeset
+
+        def fn(sb):
+            render = changeset.stat_text if stat else changeset.diff_text
+            text = render(sb._ex, sb._ex.changes(), sb.workspace)
+            return text_result(_json_safe(text) or "(no changes)\n", False)
+
+        return await between_calls(ctx, fn)
+
+    async def apply_changes(ctx: Context, paths: list[str] | None = None) -> CallToolResult:
+        def fn(sb):
+            r = sb._ex.apply_changes(sb._virtual_paths(paths))
+            lines = [f"applied {p}" for p in r.applied]
+            lines += [f"conflict {p}: {why}" for p, why in r.conflicts]
+            return text_result("\n".join(lines or ["(no changes)"]) + "\n", bool(r.conflicts))
+
+        return await between_calls(ctx, fn)
+
+    async def discard_changes(ctx: Context) -> CallToolResult:
+        def fn(sb):
+            sb._ex.discard_changes()
+            return text_result("discarded\n", False)
+
+        return await between_calls(ctx, fn)
+
+    if options.overlay or any(k == "overlay" for *_, k in options.mounts):
+        ro = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+        server.add_tool(changes, name="changes", annotations=ro,
+                        description="List what the session changed in the overlaid workspace "
+                                    "(JSON: path, status added/modified/deleted, kind, sizes, "
+                                    "modes, symlink targets). The host directory is untouched "
+                                    "until apply_changes.")
+        server.add_tool(diff, name="diff", annotations=ro,
+                        description="The session's changes as a unified diff in git's format "
+                                    "(stat=true: the --stat summary).")
+        server.add_tool(apply_changes, name="apply_changes",
+                        annotations=ToolAnnotations(destructive_hint=True, open_world_hint=False),
+                        description="Write the session's changes (all, or those at or beneath "
+                                    "`paths`) to the host directory. A file changed on the host "
+                                    "since the session read it is refused as a conflict.")
+        server.add_tool(discard_changes, name="discard_changes",
+                        annotations=ToolAnnotations(destructive_hint=True, open_world_hint=False),
+                        description="Drop every change of the session: the workspace shows the "
+                                    "host directory again.")
     server.add_tool(bash, name="bash", description=TOOL_DESCRIPTION,
                     annotations=ToolAnnotations(title="Run bash in the sandbox", open_world_hint=False))
     server.add_tool(read_file, name="read_file",
@@ -236,6 +338,36 @@ def build_server(options, sandbox_factory=None):
                     annotations=ToolAnnotations(title="Write a file", destructive_hint=True,
                                                 open_world_hint=False))
     return server, sandboxes
+
+
+def _save(sb, path: str) -> None:
+    data = sb._snapshot()  # between calls: the session's lock is held
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _resume(sb, path: str) -> bool:
+    """Restore the saved session into a fresh sandbox; one that cannot be restored (the
+    workspace changed underneath, a damaged file) is set aside and the session starts
+    afresh."""
+    from pysh.shellkit.snapshot import SnapshotError
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return True
+    try:
+        sb._load_snapshot(data)
+    except SnapshotError as e:
+        sys.stderr.write(f"pysh mcp: --state-dir: not resumed: {e}\n")
+        os.replace(path, path + ".unusable")
+        return False
+    return True
 
 
 def _json_safe(text: str) -> str:

@@ -234,6 +234,30 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 # --------------------------------------------------------------------------------- repl
+CHANGES_USAGE = "usage: pysh-changes [stat|diff|json|discard]\n"
+
+
+def _changes_command(ex, options):
+    """``pysh-changes``: the REPL's view of its overlay mounts' change set (stat, diff,
+    json) and ``discard``. Applying is left to the person at the terminal: ``--apply``
+    on the command line applies at exit (no script of the session can apply)."""
+    from pysh import changeset
+
+    async def pysh_changes(shell, argv) -> int:
+        how = argv[1] if len(argv) > 1 else "stat"
+        if len(argv) > 2 or how not in ("stat", "diff", "json", "discard"):
+            await shell.stderr.write(CHANGES_USAGE.encode())
+            return 2
+        if how == "discard":
+            ex.discard_changes()
+            return 0
+        text = changeset.render(ex, how, options.workspace)
+        await shell.stdout.write(text.encode("utf-8", "surrogateescape"))
+        return 0
+
+    return pysh_changes
+
+
 class Repl:
     def __init__(self, options, ex) -> None:
         from pysh.interpreter.toplevel import make_interp, make_session
@@ -259,6 +283,8 @@ class Repl:
         self._run_scope = None
         self._loop = None
         self.history = None  # opened by run_repl before the worker starts
+        if any(ex.table.layer(m) is not None for m in ex.table):
+            self.session.registry.register("pysh-changes", _changes_command(ex, options))
 
     # -- prompts ------------------------------------------------------------------------
     async def prompt_text(self, var: str, default: str) -> str:
@@ -497,4 +523,7 @@ def run_repl(options) -> int:
     except KeyboardInterrupt:
         return 130
     finally:
-        ex.close()
+        try:
+            cli.at_exit(options, ex)  # --changes / --apply, on this (unrestricted) thread
+        finally:
+            ex.close()

@@ -137,7 +137,7 @@ def sandbox(files: Mapping[str, object] | None = None, *, registry: CommandRegis
     """An instance over a fresh host workspace holding ``files``."""
     with tempfile.TemporaryDirectory(prefix="pysh-test-") as ws:
         populate(ws, files or {})
-        if not _overlay:
+        if not _overlay or kwargs.get("read_only"):  # (an overlay is never read-only)
             with ExecCommand(ws, registry=registry or default_registry(), **kwargs) as ex:
                 yield ex
             return

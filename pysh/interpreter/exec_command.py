@@ -37,6 +37,7 @@ from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
 from pysh.shellkit.worker import Worker, unrestricted
 
 if TYPE_CHECKING:  # a policy is built by the embedder: its module loads only then
+    from pysh.shellkit import changes as changeset
     from pysh.shellkit.network import Network
 
 TEMP_PREFIX = "swiftbash-"
@@ -205,6 +206,54 @@ class ExecCommand:
     def close(self) -> None:
         if self._finalizer is not None:
             self._finalizer()
+
+    # -- overlay change sets (called between runs, on the embedder's thread: an apply
+    # writes the host directories the worker may only read) -------------------------------
+    def _overlays(self):
+        if self.closed:
+            raise RuntimeError("sandbox instance is closed")
+        for m in self.table:
+            layer = self.table.layer(m)
+            if layer is not None:
+                yield m, layer
+
+    def changes(self) -> list[changeset.Change]:
+        """What every overlay mount changes in its host directory, sorted by path."""
+        from pysh.shellkit import changes as changeset
+
+        out = []
+        for m, layer in self._overlays():
+            out += changeset.scan(layer, self.table.root_fd(m), m.virtual)
+        return out
+
+    def change_content(self, change: changeset.Change, new: bool) -> bytes:
+        """One side of a file change: the host's (``new`` False) or the sandbox's."""
+        from pysh.shellkit import changes as changeset
+
+        for m, layer in self._overlays():
+            if m.virtual == change.mount:
+                return changeset.read_side(layer, self.table.root_fd(m), change, new)
+        return b""
+
+    def apply_changes(self, paths: Iterable[str] | None = None) -> changeset.ApplyResult:
+        """Write the changes at or beneath ``paths`` (virtual; all for None) to the host."""
+        from pysh.shellkit import changes as changeset
+
+        result = changeset.ApplyResult([], [])
+        for m, layer in self._overlays():
+            chosen = changeset.selected(changeset.scan(layer, self.table.root_fd(m), m.virtual),
+                                        None if paths is None else list(paths))
+            r = changeset.apply(layer, self.table.root_fd(m), chosen)
+            result.applied += r.applied
+            result.conflicts += r.conflicts
+        return result
+
+    def discard_changes(self) -> None:
+        """Drop every overlay mount's changes: the sandbox sees its host directories again."""
+        from pysh.shellkit import changes as changeset
+
+        for _, layer in self._overlays():
+            changeset.discard(layer)
 
     # -- the worker ---------------------------------------------------------------------------
     @property

@@ -13,6 +13,7 @@ SNIPPETS = [
     "! time -p a | b |& c && d || e &",
     "time",
     "!",
+    "! !",  # the negations cancel: a bare empty command
     "if a; then b; elif c; then d; else e; fi >f",
     "while read -r l; do echo \"$l\"; done <file",
     "until false; do break; done",

@@ -158,6 +158,10 @@ class _Printer:
             self.command(cmd)
 
     def c_Simple(self, c):
+        if not (c.assigns or c.words or c.redirs):
+            # only `! !` parses to a bare empty command (the negations cancel out)
+            self.w("! !")
+            return
         items = []
         for a in c.assigns:
             items.append(lambda a=a: self.assign(a))

@@ -266,7 +266,8 @@ def do_switch(ctx: Ctx, repo: Repo, *, branch: str | None, target: bytes, name: 
                        f"{subject_of(repo[cur_head].message)}\n")
     if branch is not None and not detach:
         _move_head_to_branch(repo, branch, target, from_label)
-        ctx.write(local_change_lines(repo))
+        if not (same and name == "HEAD"):  # -b without a start point: no local changes listed
+            ctx.write(local_change_lines(repo))
         if track_from is not None:
             shown = track_from[2:] if track_from.startswith("./") else track_from
             ctx.write(f"branch '{branch}' set up to track '{shown}'.\n")
@@ -414,7 +415,8 @@ async def cmd_checkout(ctx: Ctx, args: list[str]) -> int:
             return 0
         return _quiet(ctx, _create_and_switch(ctx, repo, name, start,
                                               force_create=bool(vals.get("B")),
-                                              track=vals.get("track"),
+                                              track=False if vals.get("notrack") else
+                                              vals.get("track"),
                                               force=bool(vals.get("force"))), quiet)
     if not pos and vals.get("detach"):
         pos = ["HEAD"]
@@ -452,6 +454,9 @@ def _create_and_switch(ctx: Ctx, repo: Repo, name: str, start: str, *, force_cre
     if target is None:
         raise fatal(f"'{start}' is not a commit and a branch '{name}' cannot be created from it")
     track_from = None
+    if track is None and repo.cfg_get("branch", "autoSetupMerge") not in ("false", "never"):
+        r, _ = revs.lookup_ref(repo, encode(start))
+        track = r is not None and r.startswith(b"refs/remotes/")  # git's branch.autoSetupMerge
     if track:
         r, _ = revs.lookup_ref(repo, encode(start))
         if r is not None and r.startswith(b"refs/remotes/"):
@@ -525,7 +530,9 @@ async def cmd_switch(ctx: Ctx, args: list[str]) -> int:
     if vals.get("c") or vals.get("C"):
         name = vals.get("c") or vals.get("C")
         return _quiet(ctx, _create_and_switch(ctx, repo, name, pos[0] if pos else "HEAD",
-                                              force_create=bool(vals.get("C")), track=vals.get("track"),
+                                              force_create=bool(vals.get("C")),
+                                              track=False if vals.get("notrack") else
+                                              vals.get("track"),
                                               force=bool(vals.get("force")), switch_cmd=True), quiet)
     if vals.get("orphan"):
         raise fatal("--orphan is not supported by this port")

@@ -437,11 +437,15 @@ async def cmd_config(ctx: Ctx, args: list[str]) -> int:
     key = pos[0]
     if vals.get("rmsection"):
         raise fatal("--remove-section is not supported")
-    section, name = _split_key(key)
+    if not vals.get("getregexp"):  # --get-regexp's key is a regex, not a key
+        section, name = _split_key(key)
     getting = (vals.get("get") or vals.get("getall") or len(pos) == 1) and not (
         vals.get("unset") or vals.get("unsetall"))
     if vals.get("getregexp"):
-        rx = re.compile(key)
+        try:
+            rx = re.compile(key)
+        except re.error:
+            raise GitExit(f"error: invalid key pattern: {key}", 6) from None
         rows = []
         if vpath is None or not (vals.get("global") or vals.get("file") or vals.get("local")):
             g = global_config_path(ctx)

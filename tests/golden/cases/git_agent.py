@@ -97,3 +97,16 @@ CASES += [
     c("rev_msg_search_none", git("rev-parse", "HEAD^{/nomatch-xyz}")),
     c("rev_msg_search_all_none", git("rev-parse", ":/nomatch-xyz")),
 ]
+
+CASES += [
+    # -- new branches: local changes listed only with a start point, remote ones tracked -----
+    c("checkout_b_here", git("checkout", "-b", "feat"), setup=DIRTY),
+    c("checkout_b_start", git("checkout", "-b", "feat", "main"), setup=DIRTY),
+    c("checkout_b_remote", git("checkout", "-b", "feat", "origin/main")),
+    c("checkout_b_remote_status", git("status", "-sb"),
+      setup=[git("-C", "proj", "checkout", "-q", "-b", "feat", "origin/main")]),
+    c("checkout_b_no_track", git("checkout", "--no-track", "-b", "feat", "origin/main")),
+    c("switch_c_remote", git("switch", "-c", "feat", "origin/main")),
+    c("config_get_regexp", git("config", "--get-regexp", r"branch\..*")),
+    c("config_get_regexp_bad", git("config", "--get-regexp", "(")),
+]
