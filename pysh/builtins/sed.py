@@ -22,6 +22,7 @@ import os
 import secrets
 import stat as _stat
 
+from pysh.shellkit import on_write_error
 from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.options import OptionError, parse_options
 from pysh.shellkit.regex import RegexError, compile_posix
@@ -1844,6 +1845,7 @@ def _usage_error(msg: str | None = None) -> SedError:
     return SedError(text, EXIT_BAD_USAGE)
 
 
+@on_write_error(4, "{prog}: couldn't flush stdout: {strerror}\n")
 async def main(shell, argv: list[str]) -> int:
     sed = Sed(shell)
     try:

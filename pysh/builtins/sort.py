@@ -27,6 +27,7 @@ from pysh.builtins._textutil import (
     usage,
     version_text,
 )
+from pysh.shellkit import on_write_error
 from pysh.shellkit.text import decode, encode
 
 HELP = """\
@@ -508,6 +509,7 @@ def _make_keyfunc(key: Key, tab: bytes | None, salt: bytes | None, hard: bytes =
 
 
 # ------------------------------------------------------------------ main
+@on_write_error(2, "{prog}: fflush failed: 'standard output': {strerror}\n{prog}: write error\n")
 async def main(shell, argv: list[str]) -> int:
     prog = "sort"
     try:

@@ -51,6 +51,7 @@ from pysh.interpreter.state import (
 from pysh.interpreter.syntax import ast as A
 from pysh.interpreter.syntax.errors import ArithError, ParseError
 from pysh.shellkit import (
+    WRITE_ERROR,
     BrokenPipe,
     Budget,
     CaptureOutput,
@@ -63,6 +64,7 @@ from pysh.shellkit import (
     Pipe,
     ProcessInfo,
     Shell,
+    WriteError,
     decode,
     encode,
 )
@@ -352,7 +354,7 @@ class Interp(Expander):
         if isinstance(s, OutputStream):
             try:
                 await s.write(data)
-            except BrokenPipe:
+            except (BrokenPipe, WriteError):  # nowhere left to say it
                 pass
 
     def prefix(self) -> str:
@@ -1467,6 +1469,9 @@ class Interp(Expander):
             raise
         except (BrokenPipe, FileSystemError):
             raise
+        except WriteError as e:  # echo x > /dev/full
+            await self.diag(f"{argv[0]}: write error: {e}")
+            return 1
         except Exception as e:  # noqa: BLE001 - a bug in a builtin must not become a traceback
             await self.diag(f"{argv[0]}: internal error ({type(e).__name__})")
             return 1
@@ -1510,7 +1515,7 @@ class Interp(Expander):
             if isinstance(s, OutputStream):
                 try:
                     await s.flush()
-                except (BrokenPipe, OSError):
+                except (BrokenPipe, WriteError, OSError):
                     pass
 
     async def _temp_assigns(self, assigns) -> Frame:
@@ -1791,20 +1796,19 @@ class Interp(Expander):
         await self._diag_fds(fds, f"{who + ': ' if who else ''}{name}: command not found")
         hint = hint_for(name)
         if hint is not None:
-            s = fds.get(2)
-            if isinstance(s, OutputStream):
-                try:
-                    await s.write(encode(f"pysh: hint: {name}: {hint}\n"))
-                except BrokenPipe:
-                    pass
+            await self._say_fds(fds, f"pysh: hint: {name}: {hint}\n")
 
-    async def _diag_fds(self, fds, message: str) -> None:
+    async def _say_fds(self, fds, text: str) -> None:
+        """``text`` on fds's stderr as it is (a command's own message), if it can be said."""
         s = fds.get(2)
         if isinstance(s, OutputStream):
             try:
-                await s.write(encode(self.prefix() + message + "\n"))
-            except BrokenPipe:
+                await s.write(encode(text))
+            except (BrokenPipe, WriteError):
                 pass
+
+    async def _diag_fds(self, fds, message: str) -> None:
+        await self._say_fds(fds, self.prefix() + message + "\n")
 
     async def run_registered(self, func, argv: list[str], fds: dict, env: dict) -> int:
         shell = self.shell_for_command(fds, env)
@@ -1822,6 +1826,9 @@ class Interp(Expander):
         except FileSystemError as e:
             await self._diag_fds(fds, f"{argv[0]}: {e}")
             status = 1
+        except WriteError as e:  # seq > /dev/full: what the tool says (shellkit.on_write_error)
+            status, message = getattr(func, "write_error", (1, WRITE_ERROR))
+            await self._say_fds(fds, message.format(prog=argv[0], strerror=e.strerror))
         except Exception as e:  # noqa: BLE001 - a command's bug must not become a traceback
             await self._diag_fds(fds, f"{argv[0]}: internal error ({type(e).__name__})")
             status = 1

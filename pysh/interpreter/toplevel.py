@@ -12,7 +12,7 @@ from pysh.interpreter.builtins_core import BUILTINS
 from pysh.interpreter.errors import ExitShell
 from pysh.interpreter.exec_command import USER, ExecCommand
 from pysh.interpreter.runner import Interp, Session
-from pysh.shellkit import BrokenPipe, Budget, Interrupted, LimitExceeded
+from pysh.shellkit import BrokenPipe, Budget, Interrupted, LimitExceeded, WriteError
 from pysh.shellkit.worker import ensure_loop, loop_running
 
 
@@ -112,6 +112,9 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
         status = e.status
     except BrokenPipe:  # the shell itself wrote to a closed stdout: bash dies of SIGPIPE
         return 141
+    except WriteError as e:  # a write of the shell's own outside any command
+        await report(f"{interp.argv0}: write error: {e}\n")
+        return 1
     except BaseExceptionGroup as eg:  # noqa: F821 - a limit raised inside a task group
         limit = _first(eg, LimitExceeded)
         if limit is not None:

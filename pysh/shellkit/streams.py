@@ -20,7 +20,7 @@ import os
 import stat as _stat
 from collections.abc import AsyncIterator
 
-from pysh.shellkit.errors import BrokenPipe
+from pysh.shellkit.errors import BrokenPipe, WriteError
 from pysh.shellkit.worker import ensure_loop
 
 CHUNK = 64 * 1024
@@ -322,6 +322,8 @@ class FdOutput(OutputStream):
                 await ensure_loop()
                 await anyio.sleep(0.001)
                 continue
+            except OSError as e:  # ENOSPC (/dev/full), EIO, ...: the writer says "write error"
+                raise WriteError.of(e) from None
             view = view[n:]
 
     def isatty(self) -> bool:
@@ -351,11 +353,21 @@ class FileOutput(OutputStream):
     async def write(self, data: bytes) -> None:
         # Flushed at once: a later reader of the same file (``exec 3>f; echo a >&3;
         # cat f``) must see the bytes, as with a real fd.
-        self.file.write(data)
-        self.file.flush()
+        try:
+            self.file.write(data)
+            self.file.flush()
+        except BrokenPipeError:
+            raise BrokenPipe() from None
+        except OSError as e:
+            raise WriteError.of(e) from None
 
     async def flush(self) -> None:
-        self.file.flush()
+        try:
+            self.file.flush()
+        except BrokenPipeError:
+            raise BrokenPipe() from None
+        except OSError as e:
+            raise WriteError.of(e) from None
 
     def fileno(self) -> int | None:
         try:
