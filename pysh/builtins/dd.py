@@ -17,7 +17,7 @@ import stat as _stat
 import time
 
 from pysh.builtins._misc_util import quote, squote, strerror
-from pysh.shellkit import FileSystemError
+from pysh.shellkit import FileSystemError, WriteError
 from pysh.shellkit.text import encode
 
 PROG = "dd"
@@ -309,10 +309,16 @@ async def _copy(shell, o: dict) -> int:
 
     async def write_out(data: bytes) -> None:
         nonlocal copied
-        if outfile is not None:
-            outfile.write(data)
-        else:
-            await shell.stdout.write(data)
+        try:
+            if outfile is not None:
+                outfile.write(data)
+                outfile.flush()  # as dd's write(2): a full disk fails this block, not the close
+            else:
+                await shell.stdout.write(data)
+        except WriteError as e:
+            raise FileSystemError(e.errno) from None
+        except OSError as e:
+            raise FileSystemError(e.errno or errno.EIO) from None
         copied += len(data)
 
     try:
@@ -387,7 +393,10 @@ async def _copy(shell, o: dict) -> int:
         if infile is not None:
             infile.close()
         if outfile is not None:
-            outfile.close()
+            try:
+                outfile.close()
+            except OSError:  # the block that failed is still in its buffer: said above
+                pass
     if o["status"] != "none":
         await shell.stderr.write(_stats(stats, copied, time.monotonic() - started,
                                         o["status"]).encode())

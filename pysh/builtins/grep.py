@@ -17,7 +17,8 @@ import os
 import re
 import stat as _stat
 
-from pysh.shellkit.errors import FileSystemError, WriteError
+from pysh.shellkit import on_write_error
+from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.options import OptionError, parse_options
 from pysh.shellkit.regex import RegexError, compile_fixed, compile_perl, compile_posix
 from pysh.shellkit.text import decode, encode
@@ -1171,12 +1172,9 @@ async def _read_patterns(shell, sources, o: Options) -> list[str] | None:
     return patterns
 
 
+@on_write_error(2)
 async def main(shell, argv: list[str]) -> int:
-    try:
-        return await _main(shell, argv)
-    except WriteError as e:  # grep's own words for a failed write (disk full, EIO...)
-        await shell.stderr.write(encode(f"grep: {e}\n"))
-        return 2
+    return await _main(shell, argv)
 
 
 async def _main(shell, argv: list[str]) -> int:

@@ -38,7 +38,7 @@ from pysh.builtins._fileutil import (
 )
 from pysh.builtins._fileutil import lstat as xlstat
 from pysh.builtins._fileutil import stat as xstat
-from pysh.shellkit import FileSystemError, WriteError
+from pysh.shellkit import FileSystemError, on_write_error
 from pysh.shellkit.text import encode
 
 PROG = "ls"
@@ -853,12 +853,9 @@ def total_line(o: Opts, infos: list[Info]) -> str:
 
 
 # -------------------------------------------------------------------- main
+@on_write_error(2)
 async def main(shell, argv: list[str]) -> int:
-    try:
-        return await _main(shell, argv)
-    except WriteError as e:  # ls's own words for a failed write (disk full, EIO...)
-        await shell.stderr.write(encode(f"ls: {e}\n"))
-        return 2
+    return await _main(shell, argv)
 
 
 async def _main(shell, argv: list[str]) -> int:

@@ -22,7 +22,8 @@ import os
 import secrets
 import stat as _stat
 
-from pysh.shellkit.errors import FileSystemError, WriteError
+from pysh.shellkit import on_write_error
+from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.options import OptionError, parse_options
 from pysh.shellkit.regex import RegexError, compile_posix
 from pysh.shellkit.text import decode, encode
@@ -1857,12 +1858,9 @@ def _usage_error(msg: str | None = None) -> SedError:
     return SedError(text, EXIT_BAD_USAGE)
 
 
+@on_write_error(4, "{prog}: couldn't flush stdout: {strerror}\n")
 async def main(shell, argv: list[str]) -> int:
-    try:
-        return await _sed_main(shell, argv)
-    except WriteError as e:  # sed's own words for a failed write (disk full, EIO...)
-        await shell.stderr.write(encode(f"sed: couldn't flush stdout: {e.strerror}\n"))
-        return 4
+    return await _sed_main(shell, argv)
 
 
 async def _sed_main(shell, argv: list[str]) -> int:

@@ -27,7 +27,7 @@ from pysh.builtins._textutil import (
     usage,
     version_text,
 )
-from pysh.shellkit.errors import WriteError
+from pysh.shellkit import on_write_error
 from pysh.shellkit.text import decode, encode
 
 HELP = """\
@@ -511,13 +511,9 @@ def _make_keyfunc(key: Key, tab: bytes | None, salt: bytes | None, hard: bytes =
 
 
 # ------------------------------------------------------------------ main
+@on_write_error(2, "{prog}: fflush failed: 'standard output': {strerror}\n{prog}: write error\n")
 async def main(shell, argv: list[str]) -> int:
-    try:
-        return await _main(shell, argv)
-    except WriteError as e:  # sort's own words for a failed write (disk full, EIO...)
-        await shell.stderr.write(
-            encode(f"sort: write failed: 'standard output': {e.strerror}\nsort: write error\n"))
-        return 2
+    return await _main(shell, argv)
 
 
 async def _main(shell, argv: list[str]) -> int:

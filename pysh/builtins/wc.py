@@ -19,6 +19,7 @@ from pysh.builtins._textutil import (
     utf8_locale,
     version_text,
 )
+from pysh.shellkit import on_write_error
 from pysh.shellkit.text import decode, encode
 
 HELP = """\
@@ -129,6 +130,7 @@ def _count_block(c: Counts, block: bytes, want_words: bool, want_chars: bool, wa
             c.maxlen = m
 
 
+@on_write_error(1, "{prog}: write error\n")
 async def main(shell, argv: list[str]) -> int:
     prog = "wc"
     try:

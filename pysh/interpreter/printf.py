@@ -164,7 +164,8 @@ def ansi_c_quote(s: str) -> str:
     return "".join(out)
 
 
-_Q_SPECIAL = set(" \t\n|&;()<>!$`\\\"'*?[]#~=%{},^")
+# bash's bstab: what sh_backslash_quote always escapes
+_Q_SPECIAL = frozenset("\t\n !\"$&'()*,;<>?[\\]^`{|}")
 
 
 def printf_q(s: str) -> str:
@@ -175,11 +176,10 @@ def printf_q(s: str) -> str:
         return ansi_c_quote(s)
     out = []
     for i, c in enumerate(s):
-        if c in _Q_SPECIAL and not (c == "~" and i > 0) and not (c in "=%{}," and i > 0) \
-                and not (c == "#" and i > 0):
-            out.append("\\" + c)
-        else:
-            out.append(c)
+        # (a # starting the word, a ~ starting it or after : or =)
+        if c in _Q_SPECIAL or (c == "#" and i == 0) or (c == "~" and (i == 0 or s[i - 1] in ":=")):
+            out.append("\\")
+        out.append(c)
     return "".join(out)
 
 
@@ -273,9 +273,7 @@ def printf(fmt: str, args: list[str], now=None, tz: str | None = None,
         while i < n:
             c = fmt[i]
             if c == "\\":
-                if i + 1 < n and fmt[i + 1] == "c":
-                    return "".join(out), errors
-                # printf's own escapes (like echo -e, plus \" \')
+                # printf's own escapes (\c stops output only in a %b argument) (like echo -e, plus \" \')
                 j = i + 1
                 if j < n and fmt[j] in "01234567":
                     k = j

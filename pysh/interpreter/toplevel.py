@@ -12,7 +12,7 @@ from pysh.interpreter.builtins_core import BUILTINS
 from pysh.interpreter.errors import ExitShell
 from pysh.interpreter.exec_command import USER, ExecCommand
 from pysh.interpreter.runner import STATUS_SIGPIPE, Interp, Session
-from pysh.shellkit import BrokenPipe, Budget, InputStream, Interrupted, LimitExceeded
+from pysh.shellkit import BrokenPipe, Budget, InputStream, Interrupted, LimitExceeded, WriteError
 from pysh.shellkit.worker import ensure_loop, loop_running
 
 
@@ -114,8 +114,11 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
         return 130
     except ExitShell as e:
         status = e.status
-    except BrokenPipe:  # the shell's own stdout closed under a builtin: bash dies of SIGPIPE
+    except BrokenPipe:  # the shell itself wrote to a closed stdout: bash dies of SIGPIPE
         return STATUS_SIGPIPE
+    except WriteError as e:  # a write of the shell's own outside any command
+        await report(f"{interp.argv0}: write error: {e}\n")
+        return 1
     except BaseExceptionGroup as eg:  # noqa: F821 - a limit raised inside a task group
         limit = _first(eg, LimitExceeded)
         if limit is not None:

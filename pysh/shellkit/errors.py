@@ -55,19 +55,22 @@ class BrokenPipe(Exception):
     """Raised by a write to a pipe whose reading end is gone (bash: SIGPIPE, status 141)."""
 
 
-class WriteError(OSError):
-    """A write to an output stream failed (ENOSPC on /dev/full, EIO, EFBIG...).
+class WriteError(Exception):
+    """A write to an output stream failed (``echo x > /dev/full``: ENOSPC, EIO, ...).
 
-    Built from the errno alone (the host's message would carry a host path):
-    ``str(err)`` is ``write error: <strerror>``, what coreutils and bash print
-    after the command's name.
+    Not an OSError, so a command's ``except OSError`` around its *file* operations does
+    not take it for one: it reaches the interpreter, which reports it as the tools do
+    (``seq: write error: No space left on device``, status 1). ``str()`` is the strerror.
     """
 
     def __init__(self, code: int):
-        super().__init__(code, os.strerror(code))
+        super().__init__(code)
+        self.errno = code
+        self.strerror = os.strerror(code)
 
     def __str__(self) -> str:
-        return f"write error: {self.strerror}"
+        return self.strerror
 
-    def __reduce__(self):
-        return (WriteError, (self.errno,))
+    @classmethod
+    def of(cls, e: OSError) -> WriteError:
+        return cls(e.errno or _errno.EIO)

@@ -23,7 +23,6 @@ its deadline, whichever command does the reading.
 
 from __future__ import annotations
 
-import errno
 import os
 import stat as _stat
 import time
@@ -431,8 +430,8 @@ class FdOutput(OutputStream):
                 await ensure_loop()
                 await anyio.sleep(0.001)
                 continue
-            except OSError as e:
-                raise WriteError(e.errno or errno.EIO) from None
+            except OSError as e:  # ENOSPC (/dev/full), EIO, ...: the writer says "write error"
+                raise WriteError.of(e) from None
             view = view[n:]
 
     def isatty(self) -> bool:
@@ -465,14 +464,18 @@ class FileOutput(OutputStream):
         try:
             self.file.write(data)
             self.file.flush()
+        except BrokenPipeError:
+            raise BrokenPipe() from None
         except OSError as e:
-            raise _write_error(e) from None
+            raise WriteError.of(e) from None
 
     async def flush(self) -> None:
         try:
             self.file.flush()
+        except BrokenPipeError:
+            raise BrokenPipe() from None
         except OSError as e:
-            raise _write_error(e) from None
+            raise WriteError.of(e) from None
 
     def fileno(self) -> int | None:
         try:
@@ -486,13 +489,6 @@ class FileOutput(OutputStream):
         except OSError:
             pass
 
-
-def _write_error(e: OSError) -> Exception:
-    if isinstance(e, BrokenPipeError):
-        return BrokenPipe()
-    if isinstance(e, WriteError):
-        return e
-    return WriteError(e.errno or errno.EIO)
 
 
 class CaptureOutput(OutputStream):

@@ -305,14 +305,16 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
         return 2
     except BrokenPipe:
         raise
+    except WriteError as e:  # stdout is full (a file's failed flush is AwkFatal)
+        try:
+            await shell.stderr.write(encode(
+                f"{rt.prefix(None)}warning: error writing standard output: {e}\n"))
+        except (BrokenPipe, WriteError):
+            pass
+        return 1
     except (AwkSyntaxError, CompileError) as e:
         await _finish_quietly(rt)
         await shell.stderr.write(encode(_syntax_message(src, e)))
-        return 2
-    except WriteError as e:
-        await _finish_quietly(rt)
-        await shell.stderr.write(encode(
-            f"{rt.prefix(None)}fatal: print to \"standard output\" failed: {e.strerror}\n"))
         return 2
     except FileSystemError as e:  # a write through the door failed (disk full, read-only...)
         await _finish_quietly(rt)
