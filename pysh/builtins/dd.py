@@ -17,7 +17,7 @@ import stat as _stat
 import time
 
 from pysh.builtins._misc_util import quote, squote, strerror
-from pysh.shellkit import FileSystemError
+from pysh.shellkit import FileSystemError, WriteError
 from pysh.shellkit.text import encode
 
 PROG = "dd"
@@ -261,6 +261,14 @@ async def main(shell, argv: list[str]) -> int:
                               "invalid output flag", "invalid conversion")):
             await shell.stderr.write(b"Try 'dd --help' for more information.\n")
         return 1
+    # a block size from the script sizes the buffers: past the string limit, as GNU dd
+    # says when it cannot have them
+    cap = shell.budget.limits.max_string_length
+    for key, which in (("ibs", "input"), ("obs", "output")):
+        if o[key] > cap:
+            await shell.error("dd", f"memory exhausted by {which} buffer of size {o[key]} bytes "
+                                    f"({_human(o[key], 1024)})")
+            return 1
     return await _copy(shell, o)
 
 
@@ -301,10 +309,16 @@ async def _copy(shell, o: dict) -> int:
 
     async def write_out(data: bytes) -> None:
         nonlocal copied
-        if outfile is not None:
-            outfile.write(data)
-        else:
-            await shell.stdout.write(data)
+        try:
+            if outfile is not None:
+                outfile.write(data)
+                outfile.flush()  # as dd's write(2): a full disk fails this block, not the close
+            else:
+                await shell.stdout.write(data)
+        except WriteError as e:
+            raise FileSystemError(e.errno) from None
+        except OSError as e:
+            raise FileSystemError(e.errno or errno.EIO) from None
         copied += len(data)
 
     try:
@@ -379,7 +393,10 @@ async def _copy(shell, o: dict) -> int:
         if infile is not None:
             infile.close()
         if outfile is not None:
-            outfile.close()
+            try:
+                outfile.close()
+            except OSError:  # the block that failed is still in its buffer: said above
+                pass
     if o["status"] != "none":
         await shell.stderr.write(_stats(stats, copied, time.monotonic() - started,
                                         o["status"]).encode())

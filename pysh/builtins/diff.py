@@ -20,7 +20,7 @@ from pysh.builtins import _misc_diffcore as core
 from pysh.builtins._misc_bre import BREError, compile_bre
 from pysh.builtins._misc_time import format_offset, get_tz, localtime
 from pysh.builtins._misc_util import Out, strerror
-from pysh.shellkit import FileSystemError, Shell
+from pysh.shellkit import FileSystemError, Shell, on_write_error
 from pysh.shellkit.text import encode
 
 HELP = """\
@@ -1228,6 +1228,7 @@ def _join(d: str, name: str) -> str:
     return d + name if d.endswith("/") else f"{d}/{name}"
 
 
+@on_write_error(2, "{prog}: standard output: {strerror}\n")
 async def main(shell: Shell, argv: list[str]) -> int:
     try:
         special, o, operands = parse(shell, argv)

@@ -19,7 +19,7 @@ from pysh.builtins._fileutil import (
     usage_error,
     walk_ordered,
 )
-from pysh.shellkit import FileSystemError
+from pysh.shellkit import FileSystemError, on_write_error
 
 PROG = "du"
 
@@ -85,6 +85,7 @@ class Du:
         return str(-(-n // self.block))
 
 
+@on_write_error(1, "{prog}: write error\n")
 async def main(shell, argv: list[str]) -> int:
     du = Du()
     try:

@@ -14,7 +14,7 @@ from pysh.builtins._misc_util import (
     strerror,
     usage_error,
 )
-from pysh.shellkit import Shell
+from pysh.shellkit import Shell, on_write_error
 from pysh.shellkit.text import encode
 
 ENV_HELP = """\
@@ -159,6 +159,7 @@ def split_string(s: str, env: dict[str, str]) -> list[str]:
     return out
 
 
+@on_write_error(125)
 async def main(shell: Shell, argv: list[str]) -> int:
     args = list(argv[1:])
     ignore = null = debug = False

@@ -12,7 +12,7 @@ import re
 
 from pysh.builtins._misc_bre import BREError, compile_bre
 from pysh.builtins._misc_util import print_help, quote, usage_error
-from pysh.shellkit import Shell
+from pysh.shellkit import Shell, on_write_error
 from pysh.shellkit.regex import guarded
 from pysh.shellkit.text import encode
 
@@ -277,6 +277,7 @@ def docolon(s: int | str, r: int | str, budget=None) -> int | str:
     return len(m.group(0)) if m else 0
 
 
+@on_write_error(3)
 async def main(shell: Shell, argv: list[str]) -> int:
     args = argv[1:]
     if len(args) == 1 and args[0] == "--help":

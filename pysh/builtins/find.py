@@ -38,7 +38,7 @@ from pysh.builtins._fileutil import (
 from pysh.builtins._fileutil import bracket as _bracket
 from pysh.builtins._fileutil import lstat as xlstat
 from pysh.builtins._fileutil import stat as xstat
-from pysh.shellkit import FileSystemError
+from pysh.shellkit import FileSystemError, on_write_error
 from pysh.shellkit.regex import RegexError, compile_python
 from pysh.shellkit.text import encode
 
@@ -1386,6 +1386,7 @@ def split_args(args: list[str]):
     return follow, starts, args[i:]
 
 
+@on_write_error(1, "{prog}: ‘standard output’: {strerror}\n{prog}: write error\n")
 async def main(shell, argv: list[str]) -> int:
     ctx = Ctx(shell)
     follow, starts, expr = split_args(argv[1:])

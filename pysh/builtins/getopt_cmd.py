@@ -11,6 +11,7 @@ Bad options are reported and skipped; the status is then 1 (2 for getopt's own u
 
 from __future__ import annotations
 
+from pysh.shellkit import on_write_error
 from pysh.shellkit.options import OptionError, parse_options
 
 PROG = "getopt"
@@ -174,6 +175,7 @@ def _normalise(parse: _Parse, params: list[str], mode: str):
     return opts, operands
 
 
+@on_write_error(3)
 async def main(shell, argv: list[str]) -> int:
     args = argv[1:]
     try:

@@ -17,6 +17,7 @@ import os
 import re
 import stat as _stat
 
+from pysh.shellkit import on_write_error
 from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.options import OptionError, parse_options
 from pysh.shellkit.regex import RegexError, compile_fixed, compile_perl, compile_posix
@@ -1171,7 +1172,12 @@ async def _read_patterns(shell, sources, o: Options) -> list[str] | None:
     return patterns
 
 
+@on_write_error(2)
 async def main(shell, argv: list[str]) -> int:
+    return await _main(shell, argv)
+
+
+async def _main(shell, argv: list[str]) -> int:
     try:
         o, operands, sources = parse_args(shell, argv)
     except _Usage as u:

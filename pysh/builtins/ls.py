@@ -38,7 +38,7 @@ from pysh.builtins._fileutil import (
 )
 from pysh.builtins._fileutil import lstat as xlstat
 from pysh.builtins._fileutil import stat as xstat
-from pysh.shellkit import FileSystemError
+from pysh.shellkit import FileSystemError, on_write_error
 from pysh.shellkit.text import encode
 
 PROG = "ls"
@@ -853,7 +853,12 @@ def total_line(o: Opts, infos: list[Info]) -> str:
 
 
 # -------------------------------------------------------------------- main
+@on_write_error(2)
 async def main(shell, argv: list[str]) -> int:
+    return await _main(shell, argv)
+
+
+async def _main(shell, argv: list[str]) -> int:
     try:
         parsed = parse(argv[1:], SHORT, LONG, status=2)
         if await help_or_version(shell, PROG, parsed[0], HELP):

@@ -15,6 +15,7 @@ from pysh.builtins._textutil import (
     usage,
     version_text,
 )
+from pysh.shellkit import on_write_error
 from pysh.shellkit.text import decode, encode
 
 ALGOS = {
@@ -105,6 +106,7 @@ async def _digest(shell, name: str, hname: str, nbytes: int):
         stream.close()
 
 
+@on_write_error(1, "{prog}: write error\n")
 async def main(shell, argv: list[str]) -> int:
     prog = argv[0].rsplit("/", 1)[-1]
     if prog not in ALGOS:

@@ -13,7 +13,7 @@ from pysh.builtins._textutil import (
     usage,
     version_text,
 )
-from pysh.shellkit.errors import BrokenPipe
+from pysh.shellkit.errors import BrokenPipe, WriteError
 
 HELP = """\
 Usage: tee [OPTION]... [FILE]...
@@ -93,6 +93,12 @@ async def main(shell, argv: list[str]) -> int:
                     if mode == "warn":
                         await shell.error(prog, "standard output: Broken pipe")
                         status = 1
+                except WriteError as e:  # > /dev/full: the files still get their copy
+                    await shell.error(prog, f"'standard output': {e}")
+                    status = 1
+                    stdout_ok = False
+                    if mode in ("exit", "exit-nopipe"):
+                        return 1
             for i, (name, o) in enumerate(list(outs)):
                 if o is None:
                     continue
@@ -102,7 +108,7 @@ async def main(shell, argv: list[str]) -> int:
                     if mode is None:
                         raise
                     outs[i] = (name, None)
-                except OSError as e:
+                except (OSError, WriteError) as e:
                     await shell.error(prog, f"{quotef(name)}: {strerror(e)}")
                     status = 1
                     outs[i] = (name, None)

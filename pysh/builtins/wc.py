@@ -19,6 +19,7 @@ from pysh.builtins._textutil import (
     utf8_locale,
     version_text,
 )
+from pysh.shellkit import on_write_error
 from pysh.shellkit.text import decode, encode
 
 HELP = """\
@@ -129,6 +130,7 @@ def _count_block(c: Counts, block: bytes, want_words: bool, want_chars: bool, wa
             c.maxlen = m
 
 
+@on_write_error(1, "{prog}: write error\n")
 async def main(shell, argv: list[str]) -> int:
     prog = "wc"
     try:
@@ -253,25 +255,18 @@ async def main(shell, argv: list[str]) -> int:
             status = 1
             continue
         try:
-            pending = b""
-            while True:
-                chunk = await stream.read(1 << 18)
-                if not chunk:
-                    break
-                shell.budget.check()
-                if not (want_words or want_chars or want_len):
+            if not (want_words or want_chars or want_len):
+                while True:
+                    chunk = await stream.read(1 << 18)
+                    if not chunk:
+                        break
+                    shell.budget.check()
                     c.bytes += len(chunk)
                     c.lines += chunk.count(b"\n")
-                    continue
-                data = pending + chunk
-                i = data.rfind(b"\n")
-                if i < 0:
-                    pending = data
-                    continue
-                pending = data[i + 1:]
-                _count_block(c, data[:i + 1], want_words, want_chars, want_len, utf8)
-            if pending:
-                _count_block(c, pending, want_words, want_chars, want_len, utf8)
+            else:
+                async for block in stream.line_blocks(b"\n"):
+                    shell.budget.check()
+                    _count_block(c, block, want_words, want_chars, want_len, utf8)
         finally:
             stream.close()
         count_ok += 1

@@ -20,7 +20,11 @@ Confinement:
   deadline passes or the run is interrupted (libjq checks the halt flag at
   every bytecode instruction, so ``[repeat(1)]`` stops too). What cannot be
   interrupted is a single long C call inside libjq (a catastrophic regex in
-  oniguruma, ``sort`` of a huge array): that returns only when it is done.
+  oniguruma, ``sort`` of a huge array, ``"x" * 1e9`` -- folded by the compiler
+  when both sides are literals --, printing one value of gigabytes built from
+  shared parts): that returns only when it is done. A string result past
+  ``max_string_length`` is the limit error before it is printed, and so is one
+  printed value past it.
   Memory is not capped: ``[repeat(1)]`` grows until the deadline.
 
 Deviations (libjq 1.8 vs the jq 1.6 CLI this machine has): number literals
@@ -41,7 +45,7 @@ import threading
 
 from pysh.ports import _common
 from pysh.ports._common import Out
-from pysh.shellkit import Shell, decode, encode
+from pysh.shellkit import LimitExceeded, Shell, decode, encode, on_write_error
 
 PROG = "jq"
 VERSION = "jq-1.8.2"
@@ -216,7 +220,12 @@ def _parse_args(argv: list[str]):
     return o, flags
 
 
+@on_write_error(2, "Error: writing output failed: {strerror}\n")
 async def main(shell: Shell, argv: list[str]) -> int:
+    return await _main(shell, argv)
+
+
+async def _main(shell: Shell, argv: list[str]) -> int:
     try:
         o, flags = _parse_args(argv)
     except Usage as u:
@@ -346,21 +355,22 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
                 continue
             fds.append(fd)
             import stat as _stat
-            if _stat.S_ISDIR(os.fstat(fd).st_mode):
+            st = os.fstat(fd)
+            if _stat.S_ISDIR(st.st_mode):
                 await err.write(encode(f"jq: error: Could not open file {name}: "
                                        f"{os.strerror(errno.EISDIR)}\n"))
                 input_errors += 1
                 continue
+            # jq's C reader knows no limit: a file past the string limit is refused (a
+            # device comes as what it held, already bounded: _common.open_read)
+            shell.budget.check_string(st.st_size)
             path = f"/dev/fd/{fd}"
             fnames[path] = name
             inputs.append(path)
         stdin_path = None
         if need_stdin:
-            data = await _read_stdin(shell)
-            mfd = os.memfd_create("jq-stdin", os.MFD_CLOEXEC)
+            mfd = _common._memfd(await _read_stdin(shell))
             fds.append(mfd)
-            _common.write_all(mfd, data)
-            os.lseek(mfd, 0, os.SEEK_SET)
             stdin_path = f"/dev/fd/{mfd}"
             fnames[stdin_path] = "<stdin>"  # what jq 1.6 reports (1.7+ says null)
             if not files:
@@ -477,8 +487,6 @@ async def _read_stdin(shell: Shell) -> bytes:
     async for chunk in shell.stdin.chunks():
         buf += chunk
         if len(buf) > cap:
-            from pysh.shellkit import LimitExceeded
-
             raise LimitExceeded("string", f"{cap} bytes")
         shell.budget.check()
     return bytes(buf)
@@ -601,11 +609,17 @@ class _Runner:
         ret = NO_OUTPUT
         L.jq_start(self.state, value, 0)
         n = 0
+        cap = self.shell.budget.limits.max_string_length
         while True:
             result = L.jq_next(self.state)
             k = L.kind(result)
             if k == L.KIND_INVALID:
                 break
+            if k == L.KIND_STRING and L.jv_string_length_bytes(L.jv_copy(result)) > cap:
+                # "x" * 1e9: one C call built it (libjq's halt flag is not looked at inside
+                # one); printing it would be seconds more of C and copies
+                L.jv_free(result)
+                raise LimitExceeded("string", f"{cap} bytes")
             if raw and k == L.KIND_STRING:
                 if ascii_:
                     buf += L.dump(result, L.PRINT_ASCII)
@@ -620,6 +634,8 @@ class _Runner:
                 buf += L.dump(result, self.dumpopts)
             if not nolf:
                 buf += b"\n"
+            if len(buf) > cap:  # one value printed past the limit (an array holding such a string)
+                raise LimitExceeded("string", f"{cap} bytes")
             n += 1
             if len(buf) >= 65536 or n >= 256:
                 yield bytes(buf), b""

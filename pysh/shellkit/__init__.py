@@ -6,9 +6,15 @@ command protocol and registry, and run limits. It knows nothing of bash
 syntax and imports nothing else of pysh.
 """
 
-from pysh.shellkit.commands import CommandFunc, CommandLoadError, CommandRegistry
+from pysh.shellkit.commands import (
+    WRITE_ERROR,
+    CommandFunc,
+    CommandLoadError,
+    CommandRegistry,
+    on_write_error,
+)
 from pysh.shellkit.confine import Confinement, Resolved, WalkDir, WalkEntry
-from pysh.shellkit.errors import BrokenPipe, FileSystemError, MountError
+from pysh.shellkit.errors import BrokenPipe, FileSystemError, MountError, WriteError
 from pysh.shellkit.filesystem import DirEntry, FileSystem
 from pysh.shellkit.limits import Budget, Interrupted, LimitExceeded, Limits
 from pysh.shellkit.mounts import Mount, MountTable
@@ -29,9 +35,10 @@ from pysh.shellkit.streams import (
 from pysh.shellkit.text import decode, encode
 
 __all__ = [
-    "BrokenPipe", "Budget", "BytesInput", "CaptureOutput", "CommandFunc", "CommandLoadError",
+    "WRITE_ERROR", "BrokenPipe", "Budget", "BytesInput", "CaptureOutput", "CommandFunc", "CommandLoadError",
     "CommandRegistry", "Confinement", "DirEntry", "Executor", "FdInput", "FdOutput",
     "FileInput", "FileOutput", "FileSystem", "FileSystemError", "InputStream", "Interrupted",
     "LimitExceeded", "Limits", "Mount", "MountError", "MountTable", "NullInput", "NullOutput",
-    "OutputStream", "Pipe", "ProcessInfo", "Resolved", "Shell", "WalkDir", "WalkEntry", "decode", "encode",
+    "OutputStream", "Pipe", "ProcessInfo", "Resolved", "Shell", "WalkDir", "WalkEntry", "WriteError",
+    "decode", "encode", "on_write_error",
 ]

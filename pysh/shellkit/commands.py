@@ -32,6 +32,22 @@ CommandTarget = str | CommandFunc
 ENTRY_POINT_GROUP = "pysh.commands"
 
 
+WRITE_ERROR = "{prog}: write error: {strerror}\n"  # GNU's close_stdout, status 1
+
+
+def on_write_error(status: int, message: str = WRITE_ERROR):
+    """Declare what a command says, and its status, when writing its output fails
+    (``ls > /dev/full``: ``ls: write error: No space left on device``, 2). The
+    interpreter reports a :class:`~pysh.shellkit.errors.WriteError` a command lets
+    out this way; ``message`` is formatted with ``prog`` and ``strerror``."""
+
+    def mark(func):
+        func.write_error = (status, message)
+        return func
+
+    return mark
+
+
 class CommandLoadError(Exception):
     """A registered ``module:function`` could not be imported."""
 

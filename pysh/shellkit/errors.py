@@ -53,3 +53,24 @@ class MountError(ValueError):
 
 class BrokenPipe(Exception):
     """Raised by a write to a pipe whose reading end is gone (bash: SIGPIPE, status 141)."""
+
+
+class WriteError(Exception):
+    """A write to an output stream failed (``echo x > /dev/full``: ENOSPC, EIO, ...).
+
+    Not an OSError, so a command's ``except OSError`` around its *file* operations does
+    not take it for one: it reaches the interpreter, which reports it as the tools do
+    (``seq: write error: No space left on device``, status 1). ``str()`` is the strerror.
+    """
+
+    def __init__(self, code: int):
+        super().__init__(code)
+        self.errno = code
+        self.strerror = os.strerror(code)
+
+    def __str__(self) -> str:
+        return self.strerror
+
+    @classmethod
+    def of(cls, e: OSError) -> WriteError:
+        return cls(e.errno or _errno.EIO)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from pysh.shellkit.errors import BrokenPipe
+from pysh.shellkit.errors import BrokenPipe, WriteError
 from pysh.shellkit.streams import OutputStream
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def folding(func: CommandFunc) -> CommandFunc:
             for w in wrapped.values():
                 try:
                     await w.finish()
-                except (BrokenPipe, OSError):
+                except (BrokenPipe, WriteError, OSError):
                     pass
 
     return port

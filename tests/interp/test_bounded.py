@@ -78,6 +78,11 @@ CASES: dict[str, tuple[Case, int | None, str | None]] = {
                            124, ""),
     "mkdir-deep": (Case("p=d; for i in {1..10000}; do p=$p/d; done; mkdir -p $p; echo $?",
                         timeout=5.0), None, None),
+    # jq: "x" * 1e9 is one C call (at compile time: both sides are literals); the GB
+    # string is the limit error, not seconds of printing and copying past the deadline
+    "jq-repeat": (Case("jq -n '\"x\" * 1e9' >/dev/null; echo never", timeout=5.0), 126, ""),
+    "jq-repeat-var": (Case("jq -n '\"x\" as $x | $x * 3e8'; echo never", timeout=5.0),
+                      126, ""),
     # a negation after a star is quadratic: it must stop at the deadline, not past it
     "extglob-deadline": (Case("x=ab; for i in {1..17}; do x=$x$x; done; "
                               "[[ $x == *!(*a*a*b)c ]]; echo $?", timeout=1.0), 124, ""),
@@ -106,5 +111,7 @@ def test_hostile_script_is_bounded(outcomes, name):
         assert "timeout: limit exceeded" in o.err, o
     if name == "source-heredoc":
         assert "script too large" in o.err, o
+    if name.startswith("jq-repeat"):
+        assert "string: limit exceeded" in o.err, o
     if name == "mkdir-deep":
         assert "File name too long" in o.err, o

@@ -18,7 +18,7 @@ from pysh.builtins.awk.errors import (
 from pysh.builtins.awk.lexer import unescape_string
 from pysh.builtins.awk.parser import parse
 from pysh.builtins.awk.values import UNINIT, StrNum, looks_numeric, str_to_num, to_num
-from pysh.shellkit import BrokenPipe, FileSystemError
+from pysh.shellkit import BrokenPipe, FileSystemError, WriteError
 from pysh.shellkit.text import decode, encode
 
 PROG = "awk"
@@ -305,6 +305,13 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
         return 2
     except BrokenPipe:
         raise
+    except WriteError as e:  # stdout is full (a file's failed flush is AwkFatal)
+        try:
+            await shell.stderr.write(encode(
+                f"{rt.prefix(None)}warning: error writing standard output: {e}\n"))
+        except (BrokenPipe, WriteError):
+            pass
+        return 1
     except (AwkSyntaxError, CompileError) as e:
         await _finish_quietly(rt)
         await shell.stderr.write(encode(_syntax_message(src, e)))

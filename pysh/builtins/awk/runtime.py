@@ -20,7 +20,7 @@ from pysh.builtins.awk.gawk import GawkMixin, IcaseRegex
 from pysh.builtins.awk.lexer import unescape_string
 from pysh.builtins.awk.rand import Random
 from pysh.builtins.awk.values import UNINIT, StrNum, looks_numeric, to_num
-from pysh.shellkit import BytesInput, CaptureOutput, FileOutput, FileSystemError
+from pysh.shellkit import BytesInput, CaptureOutput, FileOutput, FileSystemError, WriteError
 from pysh.shellkit.text import encode
 
 CHUNK = 64 * 1024
@@ -280,9 +280,14 @@ class Output:
         stream = self.stream
         if stream is None:
             return
-        await stream.write(data)
-        if self.kind == "file":
+        if self.kind != "file":
+            await stream.write(data)
+            return
+        try:
+            await stream.write(data)
             await stream.flush()
+        except WriteError as e:
+            raise AwkFatal(f'flush to "{self.name}" failed: {e}') from None
 
 
 class Runtime(GawkMixin):

@@ -50,6 +50,16 @@ umask u+; umask; umask ,; umask; umask =rx; umask; umask a; echo $?"""),
 x=1 b[1 (2)] z; a[1]=2 b[3 + 1]=4; declare -p a b; echo a[1 2]
 declare c[1 + 1]=3; echo $?; declare d[1+1]=3; declare -p d; f() { x[1 2]; }; declare -f f
 touch a1; a[1 2]; rm a1"""),
+    # a write that fails (ENOSPC on /dev/full): the builtins' and the tools' own messages
+    case("write-error-builtins", r"""echo x > /dev/full; echo $?; printf x > /dev/full; echo $?
+pwd > /dev/full; echo $?; { echo a; echo b; } > /dev/full; echo $?; exec 3>/dev/full
+f() { echo in; }; f >&3; echo $?; echo x 2>/dev/full >/dev/full; echo $?; declare -p PWD >&3"""),
+    case("write-error-tools", r"""echo a > f; for c in "cat f" "seq 3" "ls f" "sort f" "sed p f" \
+  "grep -c a f" "wc f" "md5sum f" "sha256sum f" "du f" "expr 1 + 1" "printenv HOME" \
+  "diff f f -s" "find f" "head -c 5 /dev/zero" "tr a b <f" "cut -c1 f" "base64 f" "env" \
+  "awk 1 f" "awk '{print > \"/dev/full\"}' f" "tee <f" "getopt a a" "jq -n 1"; do
+  eval "$c" > /dev/full; echo "$c: $?"; done
+echo x | tee f /dev/full; echo $?; cat f; dd if=f of=/dev/full status=noxfer; echo $?"""),
     # commands' arguments
     case("column-bad-limit", r"""column -l -a </dev/null; echo st=$?; column -l x </dev/null; echo st=$?"""),
     # (gawk quotes the character's first byte and exits 1 on this error; pysh's awk its own)
