@@ -400,8 +400,11 @@ class Sandbox:
 
     @property
     def fs(self):
-        """The FileSystem door at the session's cwd: read and write files by virtual path."""
-        return self._session.root.fs.at(self._interp.cwd)
+        """The FileSystem door at the session's cwd: read and write files by virtual path.
+
+        The embedder's own door: the run limits (file size, bytes written) are the
+        script's, not the embedder's."""
+        return self._session.root.fs.at(self._interp.cwd).with_budget(None)
 
     def getvar(self, name: str) -> str | None:
         """The value of a shell variable of the session (None when unset)."""

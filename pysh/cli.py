@@ -34,6 +34,13 @@ sandbox options:
                            the workspace or a mount (refused by default)
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        wall-clock limit for the run (exit 124)
+  --strict                 the tight limits of Limits.strict() (30 s, 1 MiB of output
+                           per stream, 64 MiB per file, 256 MiB written...)
+  --limit NAME=VALUE       set one limit (repeatable): a field of pysh.Limits, e.g.
+                           max_file_size=16M, max_commands=100000, timeout=5;
+                           sizes take K/M/G (binary); `none` lifts it. Past
+                           max_output_bytes (default 64M per stream) the run's
+                           stdout/stderr stop as on a closed pipe
   --commands MODULE        load extra in-process commands from a Python module
   --allow-url PREFIX       let curl/wget reach URLs under PREFIX (scheme://host[:port]/path;
                            repeatable); the network is off without one
@@ -75,6 +82,8 @@ class Options:
         self.allow_home = False
         self.env: dict[str, str] = {}
         self.timeout: float | None = None
+        self.strict: bool | None = None  # None: the face's default
+        self.limits: dict[str, float | int | None] = {}  # --limit NAME=VALUE
         self.commands: list[str] = []
         self.json = False
         self.set_on: set[str] = set()
@@ -164,6 +173,16 @@ def parse_cli(argv: list[str], host_env=None) -> Options:
                 raise UsageError(f"--timeout: invalid number: {v}") from None
             if o.timeout <= 0:
                 raise UsageError("--timeout: must be positive")
+        elif a == "--strict" or a == "--no-strict":
+            o.strict = a == "--strict"
+        elif name == "--limit":
+            from pysh.shellkit.limits import Limits
+
+            try:
+                k, v = Limits.parse_setting(value(name))
+            except ValueError as e:
+                raise UsageError(f"--limit: {e}") from None
+            o.limits[k] = v
         elif name == "--commands":
             o.commands.append(value(name))
         elif name in ("--allow-url", "--allow-host", "--net-methods", "--net-max-bytes",
@@ -300,7 +319,7 @@ def build_instance(o: Options):
     """The ExecCommand for these options (not yet opened)."""
     from pysh.commands import default_registry
     from pysh.interpreter import ExecCommand
-    from pysh.shellkit import Limits, Mount, MountError
+    from pysh.shellkit import Mount, MountError
 
     registry = default_registry()
     registry.load_entry_points(lazy=True)
@@ -310,10 +329,20 @@ def build_instance(o: Options):
         mounts = [Mount(v, h, kind == "ro", kind == "overlay") for h, v, kind in o.mounts]
     except MountError as e:
         raise UsageError(str(e)) from None
-    limits = Limits(timeout=o.timeout)
     return ExecCommand(o.sandbox, o.workspace, mounts, read_only=o.read_only, env=o.env,
-                       limits=limits, registry=registry, home_dir=o.home,
+                       limits=limits_of(o), registry=registry, home_dir=o.home,
                        allow_home=o.allow_home, network=network_of(o), overlay=o.overlay)
+
+
+def limits_of(o: Options):
+    """The Limits these options ask for: --strict (or the defaults), then each --limit, then
+    --timeout."""
+    from pysh.shellkit import Limits
+
+    limits = (Limits.strict() if o.strict else Limits()).with_(**o.limits)
+    if o.timeout is not None:
+        limits = limits.with_(timeout=o.timeout)
+    return limits
 
 
 def load_command_module(registry, module: str) -> None:
@@ -358,14 +387,21 @@ def main(argv: list[str] | None = None) -> int:
         return main_n(["-c", o.command] if o.command is not None else ([o.file] if o.file else []))
     if (o.interactive and o.command is None and o.file is None) or (
             o.command is None and o.file is None and sys.stdin.isatty()):
-        from pysh.repl import run_repl
+        import signal
 
+        from pysh.repl import run_repl
+        from pysh.shellkit.tempdirs import install_signal_cleanup
+
+        install_signal_cleanup((signal.SIGTERM, signal.SIGHUP))  # ^C is the REPL's own
         return run_repl(o)
     try:
         ex = build_instance(o)
     except UsageError as e:
         sys.stderr.write(f"pysh: {e}\n")
         return 2
+    from pysh.shellkit.tempdirs import install_signal_cleanup
+
+    install_signal_cleanup()  # the instance's directories go on SIGTERM, SIGHUP, SIGINT
     if o.json:
         return _run_json(o, ex)
     return _run_batch(o, ex)
@@ -410,7 +446,9 @@ def _run_batch(o: Options, ex) -> int:
     try:
         session = make_session(ex)
         stdin = FdInput(0)
-        fds = {0: stdin, 1: FdOutput(1), 2: FdOutput(2)}
+        cap = ex.limits.max_output_bytes
+        out, err = FdOutput(1, limit=cap), FdOutput(2, limit=cap)
+        fds = {0: stdin, 1: out, 2: err}
         argv0 = _script_name(o.file, ex) if o.file is not None else (
             o.args[0] if o.command is not None and o.args else o.name)
         args = o.args[1:] if o.command is not None else o.args
@@ -442,11 +480,23 @@ def _run_batch(o: Options, ex) -> int:
             status = ex.call(run_main, interp, body, interrupt=interp.budget.interrupt)
         except KeyboardInterrupt:
             return 130
+        finally:
+            for name, s in (("stdout", out), ("stderr", err)):
+                if s.truncated:  # said past the cap: the run must not end silently short
+                    _say(f"{o.name}: {name}: limit exceeded ({cap} bytes): the rest was not "
+                         "written\n")
         if at_exit(o, ex):  # conflicts
             status = status or 1
         return status
     finally:
         ex.close()
+
+
+def _say(text: str) -> None:
+    try:
+        os.write(2, text.encode("utf-8", "surrogateescape"))
+    except OSError:
+        pass
 
 
 def at_exit(o: Options, ex, into: dict | None = None) -> list | None:

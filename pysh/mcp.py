@@ -42,6 +42,11 @@ options:
   --allow-home             allow your home directory (or an ancestor) as a mount
   --env NAME[=VALUE]       pass a host variable, or set one (repeatable)
   --timeout SECONDS        default wall-clock limit of one tool call (default 120)
+  --limit NAME=VALUE       set one limit (repeatable; a field of pysh.Limits, sizes
+                           with K/M/G, `none` lifts it)
+  --no-strict              start from the default limits instead of the strict ones
+                           (the server's callers are untrusted: by default every
+                           limit is Limits.strict()'s, but the timeout is 120 s)
   --commands MODULE        load extra in-process commands from a Python module
   --allow-url PREFIX       let curl/wget reach URLs under PREFIX (repeatable;
                            the network is off without one)
@@ -120,7 +125,9 @@ def parse_args(argv):
         raise _UsageError("mcp takes sandbox options only (no script, -c, -i, -n, --json, "
                           "--changes or --apply: the changes, diff and apply_changes tools "
                           "do that)")
-    if o.timeout is None:
+    if o.strict is None:
+        o.strict = True  # the callers are untrusted: Limits.strict() unless told otherwise
+    if o.timeout is None and "timeout" not in o.limits:
         o.timeout = DEFAULT_TIMEOUT
     if state_dir is not None:
         if http is not None:
@@ -250,6 +257,10 @@ def build_server(options, sandbox_factory=None):
     async def write_file(path: str, content: str, ctx: Context) -> CallToolResult:
         sb = sandboxes.get(session_of(ctx))
         data = content.encode("utf-8")
+        cap = sb.limits.max_file_size  # the caller's file obeys the script's file limit
+        if cap is not None and len(data) > cap:
+            return text_result(f"write_file: {path}: file size: limit exceeded ({cap} bytes)\n",
+                               True)
 
         def write() -> str:
             fs = sb.fs
@@ -409,14 +420,13 @@ def main(argv) -> int:
         sys.stderr.write(f"pysh mcp: {e}\n")
         return 2
     server, sandboxes = build_server(options)
-    import signal
-
     import anyio
 
-    def on_term(signum, frame):
-        raise SystemExit(0)  # unwind, so that every session's sandbox directories are removed
+    from pysh.shellkit.tempdirs import install_signal_cleanup
 
-    signal.signal(signal.SIGTERM, on_term)
+    # SIGTERM/SIGHUP/SIGINT: every session's sandbox directories go, then the server ends
+    # by the signal (a worker thread stuck in a call cannot hold the exit up)
+    install_signal_cleanup()
     try:
         if http is None:
             anyio.run(server.run_stdio_async)

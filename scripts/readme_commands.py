@@ -20,20 +20,29 @@ README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 LIMIT_DOCS = {
     "timeout": "wall-clock seconds of one run (`run()` call, `-c` script, REPL line)",
-    "max_output_bytes": "bytes captured per stream by the API; past it the writer stops (as on a closed pipe) and the text ends with a truncation marker",
+    "max_output_bytes": "bytes of stdout and of stderr: captured by the API (the text then ends with a truncation marker), written by the CLI (which then says so on stderr); past it the writer stops as on a closed pipe",
     "max_commands": "simple commands executed in one run",
     "max_loop_iterations": "iterations of all loops in one run",
     "max_call_depth": "nested function / `source` / `eval` calls",
-    "max_string_length": "bytes of one variable or expansion result",
+    "max_string_length": "bytes of one variable or expansion result, of one read that gathers input to its end or to a delimiter (`read`, `mapfile`, `$(< f)`, `source`, `sort`, `jq`...), and of a width or precision from the script (`printf '%*s'`, `seq -f`, `nl -w`...)",
     "max_array_size": "elements of one array",
     "max_brace_expansion": "words produced by one brace expansion",
     "max_heredoc_size": "bytes of one here-doc or here-string",
     "max_substitution_depth": "nested `$(...)` / `<(...)`",
-    "max_file_size": "bytes of one file written through the FileSystem door",
-    "max_total_written": "bytes written through the door in one run",
+    "max_file_size": "apparent size of one file a write makes (redirections, fds kept with `exec`, every command and port; a seek or `truncate` past the end counts): the write stops at the limit",
+    "max_total_written": "bytes written to files in one run (holes made by a seek or `truncate` count; `cp`/`mv` across mounts too)",
     "python_memory": "linear memory of one `python3` guest (wasmtime store limit)",
 }
 STATUS = {"timeout": "124"}
+LIMIT_ERROR = "exit 126 with `pysh: ...: limit exceeded`"
+_GUEST_WRITE = "; a `python3` guest's write is cut short at the limit and the next one fails with "
+WHEN_HIT = {
+    "timeout": "exit 124, `timed_out`",
+    "max_output_bytes": "truncated, `truncated`; the CLI: `pysh: stdout: limit exceeded`",
+    "max_file_size": LIMIT_ERROR + _GUEST_WRITE + "`OSError` `EFBIG` (File too large)",
+    "max_total_written": LIMIT_ERROR + _GUEST_WRITE + "`OSError` `EDQUOT` (Disk quota exceeded)",
+    "python_memory": "the guest's allocation fails (`MemoryError`, exit 1)",
+}
 
 
 def _fmt(v) -> str:
@@ -56,10 +65,7 @@ def limits_table() -> str:
             "| --- | --- | --- | --- | --- |"]
     for f in dataclasses.fields(Limits):
         name = f.name
-        when = "exit 124, `timed_out`" if name == "timeout" else (
-            "truncated, `truncated`" if name == "max_output_bytes" else
-            "the guest's allocation fails (`MemoryError`, exit 1)" if name == "python_memory" else
-            "exit 126 with `pysh: ...: limit exceeded`")
+        when = WHEN_HIT.get(name, LIMIT_ERROR)
         rows.append(f"| `{name}` | {_fmt(getattr(default, name))} | {_fmt(getattr(strict, name))} "
                     f"| {LIMIT_DOCS.get(name, '')} | {when} |")
     return "\n".join(rows)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import zlib
 
 import pytest
 
@@ -91,3 +92,58 @@ def test_env_passes_only_what_is_asked(monkeypatch):
     code, out, _ = run(["--env", "GREETING=hi", "--env", "PATH", "-c",
                         'echo "$GREETING ${LC_ALL-unset} ${PYTHONPATH-unset}"'])
     assert out == "hi unset unset\n"
+
+
+def test_strict_bounds_what_the_run_writes():
+    # `yes` would fill the pipe forever: past max_output_bytes (1 MiB strict) stdout stops
+    # as a closed pipe does, and the run says so
+    p = subprocess.run(PYSH + ["--strict", "-c", "yes; echo after $? >&2"], capture_output=True,
+                       timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert len(p.stdout) == 1 << 20 and set(p.stdout) == set(b"y\n")
+    assert p.stderr == (b"after 141\n"
+                        b"pysh: stdout: limit exceeded (1048576 bytes): the rest was not written\n")
+    assert p.returncode == 0
+
+
+def test_strict_bounds_a_gzip_bomb(tmp_path):
+    # 512 MiB of zeros in 0.5 MB: to stdout it stops at max_output_bytes, to a file at
+    # max_file_size (before, both ran until the disk or the pipe was full)
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    (tmp_path / "bomb.gz").write_bytes(
+        b"".join(c.compress(bytes(1 << 20)) for _ in range(512)) + c.flush())
+    p = subprocess.run(PYSH + ["--strict", "--limit", "max_file_size=1M", "--sandbox",
+                               str(tmp_path), "-c", 'gunzip -c bomb.gz; echo "st $?" >&2; '
+                               "gunzip bomb.gz; echo not reached"], capture_output=True,
+                       timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert p.stdout == bytes(1 << 20) and p.returncode == 126, p.stderr
+    assert p.stderr == (b"st 141\npysh: file size: limit exceeded (1048576 bytes)\n"
+                        b"pysh: stdout: limit exceeded (1048576 bytes): the rest was not written\n")
+    assert (tmp_path / "bomb").stat().st_size == 1 << 20
+
+
+def test_limit_options():
+    code, out, err = run(["--limit", "max_file_size=1K", "--limit", "max-total-written=none",
+                          "-c", "head -c 1000 /dev/zero > a; echo ok; head -c 2K /dev/zero > f; "
+                          "echo not reached"])
+    assert (code, out, err) == (126, "ok\n", "pysh: file size: limit exceeded (1024 bytes)\n")
+    assert run(["--limit", "max_output_bytes=5", "-c", "echo 1234; echo 5678"])[:2] == (141, "1234\n")
+    code, _, err = run(["--limit", "max_string_length=1K", "-c", "read x < /dev/zero"])
+    assert (code, err) == (126, "pysh: string: limit exceeded (1024 bytes)\n")
+    assert run(["--strict", "--limit", "timeout=none", "-c", "echo $((1+1))"]) == (0, "2\n", "")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--limit", "max_files=1"], "--limit: max_files: no such limit (one of: timeout, "),
+    (["--limit", "max_file_size=lots"], "--limit: max_file_size: invalid value: lots"),
+    (["--limit", "max_commands=1M"], "--limit: max_commands: invalid value: 1M"),
+    (["--limit", "timeout=0"], "--limit: timeout: invalid value: 0"),
+    (["--limit", "-c"], "--limit: -c: expected NAME=VALUE"),
+])
+def test_bad_limits_are_usage_errors(args, message):
+    code, out, err = run(args + ["-c", "echo no"])
+    assert (code, out) == (2, "") and err.startswith("pysh: " + message), err
+
+
+def test_help_shows_the_limit_options():
+    out = run(["--help"])[1]
+    assert "--strict" in out and "--limit NAME=VALUE" in out

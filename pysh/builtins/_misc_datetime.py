@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, tzinfo
 from functools import lru_cache
 
 from pysh.builtins._misc_time import format_offset, localtime, tz_from_string
+from pysh.shellkit import LimitExceeded
 
 DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
@@ -36,8 +37,10 @@ def _iso(dt: datetime) -> tuple[int, int, int]:
     return dt.isocalendar()
 
 
-def strftime(fmt: str, dt: datetime, nsec: int = 0, epoch: int | None = None) -> str:
-    """GNU date's formatting of ``dt`` (aware); ``nsec`` for %N, ``epoch`` for %s."""
+def strftime(fmt: str, dt: datetime, nsec: int = 0, epoch: int | None = None,
+             max_width: int | None = None) -> str:
+    """GNU date's formatting of ``dt`` (aware); ``nsec`` for %N, ``epoch`` for %s. A field
+    width past ``max_width`` (the run's string limit) is the string-limit error."""
     out: list[str] = []
     i, n = 0, len(fmt)
     while i < n:
@@ -68,6 +71,8 @@ def strftime(fmt: str, dt: datetime, nsec: int = 0, epoch: int | None = None) ->
         conv = fmt[i]
         i += 1
         width = int(width_s) if width_s else None
+        if width is not None and max_width is not None and width > max_width:
+            raise LimitExceeded("string", f"{max_width} bytes")
         if colons and conv != "z":
             out.append(fmt[start:i])
             continue

@@ -293,48 +293,16 @@ def open_input(shell, name: str):
 
 
 async def read_all(shell, stream) -> bytes:
-    parts = []
-    while True:
-        chunk = await stream.read(1 << 20)
-        if not chunk:
-            break
-        parts.append(chunk)
-        shell.budget.check()
-    return b"".join(parts)
+    """All of ``stream`` (bounded by the run's string limit, like every whole-input read)."""
+    return await stream.read()
 
 
 async def blocks(shell, stream, delim: bytes = b"\n"):
-    """Blocks of whole lines (each ending with ``delim``); the last may lack it."""
-    pending = bytearray()
-    budget = shell.budget
-    while True:
-        chunk = await stream.read(1 << 18)
-        if not chunk:
-            break
-        budget.check()
-        i = chunk.rfind(delim)
-        if i < 0:
-            pending += chunk
-            continue
-        if pending:
-            pending += chunk[:i + 1]
-            yield bytes(pending)
-            pending.clear()
-        else:
-            yield chunk[:i + 1]
-        if i + 1 < len(chunk):
-            pending += chunk[i + 1:]
-    if pending:
-        yield bytes(pending)
-
-
-def split_block(block: bytes, delim: bytes = b"\n") -> tuple[list[bytes], bool]:
-    """Lines of a block without their delimiter, and whether the last one had it."""
-    lines = block.split(delim)
-    if lines[-1] == b"":
-        lines.pop()
-        return lines, True
-    return lines, False
+    """Blocks of whole lines (each ending with ``delim``); the last may lack it. A line
+    longer than the string limit is the limit error (``InputStream.line_blocks``)."""
+    async for block in stream.line_blocks(delim):
+        shell.budget.check()
+        yield block
 
 
 def stdin_name(name: str) -> str:

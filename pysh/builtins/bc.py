@@ -1046,6 +1046,8 @@ class VM:
                     self.scale = BC_SCALE_MAX
                     warn(f"scale too large, set to {BC_SCALE_MAX}")
                 else:
+                    # every later quotient, root and power has this many digits
+                    self.shell.budget.check_string(temp)
                     self.scale = temp
             return
         st = self.vars.setdefault(name, [])
@@ -1126,6 +1128,8 @@ class VM:
             elif op == "*":
                 b = stack.pop()
                 a = stack.pop()
+                self.shell.budget.check_string(  # the product's digits, before Python makes them
+                    int((abs(a[0]).bit_length() + abs(b[0]).bit_length()) * 0.30103))
                 stack.append(N.mul(a, b, self.scale))
             elif op == "/":
                 r = N.div(stack[-2], stack[-1], self.scale)
@@ -1148,6 +1152,9 @@ class VM:
                         abs(a[0]) > 1 or a[1] > 0):
                     self.rt_error(fname, i.end, "exponent too large in raise")
                     raise RuntimeErr
+                if abs(a[0]) > 1 or a[1] > 0:  # the power's digits, before Python makes them
+                    self.shell.budget.check_string(
+                        int(abs(N.int_part(b)) * abs(a[0]).bit_length() * 0.30103))
                 r, msg = N.raise_(a, b, self.scale)
                 if msg == "non-zero scale in exponent":
                     self.rt_warn(fname, i.end, msg)

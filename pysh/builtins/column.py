@@ -119,6 +119,10 @@ async def main(shell, argv: list[str]) -> int:
             except ValueError:
                 await shell.error(prog, f"invalid columns argument: '{v}'")
                 return 1
+            if not 0 <= width <= 0xFFFFFFFF:  # util-linux reads an unsigned 32-bit number
+                await shell.error(prog, f"invalid columns argument: '{v}': "
+                                        "Numerical result out of range")
+                return 1
         elif k == "o":
             osep = v or ""
         elif k == "s":
@@ -221,8 +225,8 @@ def _fill(lines, width, fillrows) -> str:
         return ""
     maxlen = max(width_of(x) for x in items)
     colw = (maxlen + 8) & ~7
-    numcols = max(width // colw, 1)
     n = len(items)
+    numcols = min(max(width // colw, 1), n)  # no more columns than items, however wide
     out = []
     if fillrows:
         for start in range(0, n, numcols):

@@ -195,22 +195,17 @@ async def main(shell, argv: list[str]) -> int:
             status = 1
             continue
         try:
-            pending = b""
-            while True:
-                chunk = await stream.read(1 << 18)
-                if not chunk:
-                    break
+            async for data in stream.line_blocks(eol):
                 shell.budget.check()
-                data = pending + chunk
                 parts = data.split(eol)
-                pending = parts.pop()
+                last = parts.pop()  # not empty only for a last line without its delimiter
                 res = block(parts)
                 if res:
                     await out.write(eol.join(res) + eol)
-            if pending:
-                r = process(pending)
-                if r is not None:
-                    await out.write(r + eol)
+                if last:
+                    r = process(last)
+                    if r is not None:
+                        await out.write(r + eol)
         finally:
             stream.close()
     await out.flush()

@@ -270,7 +270,8 @@ async def main(shell: Shell, argv: list[str]) -> int:
 
     async def emit(sec: int, nsec: int) -> None:
         dt = localtime(sec, tz)
-        await out.text(strftime(fmt, dt, nsec, sec) + "\n")
+        await out.text(strftime(fmt, dt, nsec, sec, shell.budget.limits.max_string_length)
+                       + "\n")
 
     if set_str is not None or set_operand is not None:
         if set_str is not None:

@@ -261,6 +261,14 @@ async def main(shell, argv: list[str]) -> int:
                               "invalid output flag", "invalid conversion")):
             await shell.stderr.write(b"Try 'dd --help' for more information.\n")
         return 1
+    # a block size from the script sizes the buffers: past the string limit, as GNU dd
+    # says when it cannot have them
+    cap = shell.budget.limits.max_string_length
+    for key, which in (("ibs", "input"), ("obs", "output")):
+        if o[key] > cap:
+            await shell.error("dd", f"memory exhausted by {which} buffer of size {o[key]} bytes "
+                                    f"({_human(o[key], 1024)})")
+            return 1
     return await _copy(shell, o)
 
 

@@ -223,7 +223,7 @@ async def _lines(shell, prog: str, files: list[str], failed: list[bool]):
         yield pending
 
 
-def expand_line(line: bytes, stops: TabStops, initial: bool) -> bytes:
+def expand_line(line: bytes, stops: TabStops, initial: bool, budget) -> bytes:
     if b"\t" not in line and b"\b" not in line:
         return line
     out = bytearray()
@@ -234,6 +234,7 @@ def expand_line(line: bytes, stops: TabStops, initial: bool) -> bytes:
             nxt, index, last = stops.next_tab(column, index)
             if last:
                 nxt = column + 1
+            budget.check_string(len(out) + nxt - column)  # a tab stop from the script
             out += b" " * (nxt - column)
             column = nxt
             continue
@@ -360,7 +361,7 @@ async def _run(shell, argv: list[str], prog: str) -> int:
         if unexpand:
             await out.write(unexpand_line(line, stops, flag))
         else:
-            await out.write(expand_line(line, stops, flag))
+            await out.write(expand_line(line, stops, flag, shell.budget))
     await out.flush()
     return 1 if failed[0] else 0
 

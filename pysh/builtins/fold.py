@@ -128,18 +128,14 @@ async def main(shell, argv: list[str]) -> int:
             status = 1
             continue
         try:
-            pending = b""
-            while True:
-                chunk = await stream.read(1 << 18)
-                if not chunk:
-                    break
+            async for block in stream.line_blocks(b"\n"):
                 shell.budget.check()
-                parts = (pending + chunk).split(b"\n")
-                pending = parts.pop()
+                parts = block.split(b"\n")
+                last = parts.pop()  # not empty only for a last line without its newline
                 await out.write(b"".join(fold_line(p, width, spaces, count_bytes) + b"\n"
                                          for p in parts))
-            if pending:
-                await out.write(fold_line(pending, width, spaces, count_bytes))
+                if last:
+                    await out.write(fold_line(last, width, spaces, count_bytes))
         finally:
             stream.close()
     await out.flush()

@@ -1174,6 +1174,10 @@ async def _read_patterns(shell, sources, o: Options) -> list[str] | None:
 
 @on_write_error(2)
 async def main(shell, argv: list[str]) -> int:
+    return await _main(shell, argv)
+
+
+async def _main(shell, argv: list[str]) -> int:
     try:
         o, operands, sources = parse_args(shell, argv)
     except _Usage as u:

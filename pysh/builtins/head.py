@@ -179,6 +179,7 @@ async def _head(shell, stream, out: Writer, mode: str, count: int, elide: bool,
                 n = len(keep) - count
                 await out.write(bytes(keep[:n]))
                 del keep[:n]
+            budget.check_string(len(keep))  # `head -c -1T`: the window is held
         return
     if not elide:
         left = count
@@ -203,14 +204,10 @@ async def _head(shell, stream, out: Writer, mode: str, count: int, elide: bool,
     # all but the last `count` lines
     window: deque[bytes] = deque()
     pending = b""
-    while True:
-        chunk = await stream.read(1 << 18)
-        if not chunk:
-            break
+    async for data in stream.line_blocks(delim):
         budget.check()
-        data = pending + chunk
         parts = data.split(delim)
-        pending = parts.pop()
+        pending = parts.pop()  # not empty only for a last line without its delimiter
         emit = []
         for p in parts:
             window.append(p)

@@ -855,6 +855,10 @@ def total_line(o: Opts, infos: list[Info]) -> str:
 # -------------------------------------------------------------------- main
 @on_write_error(2)
 async def main(shell, argv: list[str]) -> int:
+    return await _main(shell, argv)
+
+
+async def _main(shell, argv: list[str]) -> int:
     try:
         parsed = parse(argv[1:], SHORT, LONG, status=2)
         if await help_or_version(shell, PROG, parsed[0], HELP):

@@ -138,6 +138,10 @@ async def main(shell, argv: list[str]) -> int:
                 start = _int(v, "starting line number")
             elif k == "w":
                 width = _int(v, "line number field width", 1)
+                if width > 0x7FFFFFFF:
+                    raise NlError(f"invalid line number field width: {quote(v)}: "
+                                  "Value too large for defined data type")
+                shell.budget.check_string(width)  # it sizes every line's number
     except NlUsage as e:
         return await usage(shell, prog, str(e))
     except NlError as e:
@@ -198,18 +202,13 @@ async def main(shell, argv: list[str]) -> int:
             status = 1
             continue
         try:
-            pending = b""
-            while True:
-                chunk = await stream.read(1 << 18)
-                if not chunk:
-                    break
+            async for block in stream.line_blocks(b"\n"):
                 shell.budget.check()
-                data = pending + chunk
-                parts = data.split(b"\n")
-                pending = parts.pop()
+                parts = block.split(b"\n")
+                last = parts.pop()  # not empty only for a last line without its newline
                 await out.write(b"".join(map(line_out, parts)))
-            if pending:
-                await out.write(line_out(pending))
+                if last:
+                    await out.write(line_out(last))
         finally:
             stream.close()
     await out.flush()

@@ -736,6 +736,8 @@ async def main(shell, argv: list[str]) -> int:
             return 1
         if nf.debug:
             await shell.error(prog, "grouping has no effect in this locale")
+    # widths and precision from the script size every output field
+    shell.budget.check_string(max(nf.padding_width, nf.zero_padding_width, nf.user_precision or 0))
     nf.auto_padding = nf.padding_width == 0 and nf.delimiter is None
     out = Writer(shell.stdout)
     all_ok = True

@@ -68,17 +68,13 @@ async def main(shell, argv: list[str]) -> int:
             status = 1
             continue
         try:
-            pending = b""
-            while True:
-                chunk = await stream.read(1 << 18)
-                if not chunk:
-                    break
+            async for block in stream.line_blocks(delim):
                 shell.budget.check()
-                parts = (pending + chunk).split(delim)
-                pending = parts.pop()
+                parts = block.split(delim)
+                last = parts.pop()  # not empty only for a last line without its delimiter
                 await out.write(b"".join(flip(p) + delim for p in parts))
-            if pending:
-                await out.write(flip(pending))
+                if last:
+                    await out.write(flip(last))
         finally:
             stream.close()
     await out.flush()

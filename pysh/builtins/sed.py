@@ -974,10 +974,15 @@ class _Input:
     async def _fill_current(self) -> bool:
         """Read more lines of the current file; False when it has no more."""
         delim = self.sed.delim
+        budget = self.sed.shell.budget
+        partial: list[str] = []  # pieces of a line longer than a chunk (joined once)
+        size = len(self.carry)
         while not self.file_eof:
             data = await self._read_chunk()
             if not data:
                 self.file_eof = True
+                if partial:
+                    self.carry += "".join(partial)
                 if self.carry:
                     self.lines = [self.carry]
                     self.idx = 0
@@ -986,10 +991,18 @@ class _Input:
                     return True
                 return False
             text = decode(data)
-            if self.carry:
-                text = self.carry + text
+            if delim not in text:
+                partial.append(text)
+                size += len(text)
+                budget.check_string(size)  # a line without end (/dev/zero) is bounded
+                budget.check()
+                continue
+            if self.carry or partial:
+                text = self.carry + "".join(partial) + text
+                partial.clear()
             parts = text.split(delim)
             self.carry = parts.pop()
+            size = len(self.carry)
             if parts:
                 self.lines = parts
                 self.idx = 0
@@ -1847,6 +1860,10 @@ def _usage_error(msg: str | None = None) -> SedError:
 
 @on_write_error(4, "{prog}: couldn't flush stdout: {strerror}\n")
 async def main(shell, argv: list[str]) -> int:
+    return await _sed_main(shell, argv)
+
+
+async def _sed_main(shell, argv: list[str]) -> int:
     sed = Sed(shell)
     try:
         return await _main(sed, shell, argv)

@@ -138,6 +138,10 @@ def default_format(first: Operand, step: Operand, last: Operand, equal_width: bo
     return ("g", None, None)
 
 
+LONG_DOUBLE_MAX = Decimal("1.18973149535723176502e+4932")
+_BIG = Decimal("1e4000")  # past it, Python's int() cannot be printed: Decimal formats it
+
+
 def check_format(fmt: str) -> tuple[str, str, str]:
     """(prefix, directive, suffix) of a user format with one floating directive."""
     i = 0
@@ -229,6 +233,9 @@ async def main(shell, argv: list[str]) -> int:
         ops = [scan_arg(a) for a in operands]
     except SeqError as e:
         return await usage(shell, prog, str(e))
+    for a, o in zip(operands, ops, strict=True):
+        if o.value.is_finite() and abs(o.value) > LONG_DOUBLE_MAX:  # GNU's long double
+            return await usage(shell, prog, f"invalid floating point argument: {quote(a)}")
     one = Operand(Decimal(1), 1, 0)
     if len(ops) == 1:
         first, step, last = one, one, ops[0]
@@ -238,23 +245,29 @@ async def main(shell, argv: list[str]) -> int:
         first, step, last = ops
     if step.value == 0:
         return await usage(shell, prog, f"invalid Zero increment value: {quote(operands[1])}")
-    if fmt is None and not equal and all(_is_int(o.value) for o in (first, step, last)):
+    if fmt is None and not equal and all(_is_int(o.value) and abs(o.value) < _BIG
+                                         for o in (first, step, last)):
         # whole numbers, default format: what nearly every `seq` is, done with range()
         await _run_ints(shell, int(first.value), int(step.value), int(last.value), sep)
         return 0
     try:
         if fmt is not None:
             prefix, directive, suffix = check_format(fmt)
+            # a width or precision from the script sizes each number: bounded first
+            for size in re.findall(r"\d+", directive):
+                shell.budget.check_string(int(size))
 
             def render(x: Decimal) -> str:
                 v = float(x)
                 return prefix + (directive % v) + suffix
         else:
             kind, prec, width = default_format(first, step, last, equal)
+            shell.budget.check_string(max(prec, width))
             if kind == "fixed":
                 if prec == 0 and width == 0:
                     def render(x: Decimal) -> str:
-                        return str(int(x)) if x == x.to_integral_value() else f"{x:.0f}"
+                        return str(int(x)) if x == x.to_integral_value() and abs(x) < _BIG \
+                            else f"{x:.0f}"
                 else:
                     spec = f"0{width}.{prec}f" if width else f".{prec}f"
 
@@ -315,6 +328,8 @@ async def _run(shell, first: Decimal, step: Decimal, last: Decimal, render, sep:
             try:
                 x = first + i * step
             except InvalidOperation:
+                break
+            if x == x0 and x.is_finite():  # the step is lost in the precision: no more values
                 break
             beyond = x < last if step < 0 else last < x
             if beyond:

@@ -258,8 +258,10 @@ def parse_key(spec: str) -> Key:
 
 # ------------------------------------------------------------------ fields
 @functools.lru_cache(maxsize=64)
-def _fields_re(n: int):
-    return re.compile(rb"(?:[ \t\n]*[^ \t\n]*){%d}" % n)
+def _fields_re(n: int, line: bytes):
+    # a line has at most len(line) + 1 fields: a bigger count (from the script) is the same
+    # and would make re repeat its empty match that many times
+    return re.compile(rb"(?:[ \t\n]*[^ \t\n]*){%d}" % min(n, len(line) + 1))
 
 
 def _skip_blanks(line: bytes, pos: int, lim: int) -> int:
@@ -277,7 +279,7 @@ def _make_extractor(key: Key, tab: bytes | None):
         if sword is None:
             return _skip_blanks(line, 0, lim) if sb else 0
         if tab is None:
-            pos = _fields_re(sword).match(line).end() if sword else 0
+            pos = _fields_re(sword, line).match(line).end() if sword else 0
             if pos > lim:
                 pos = lim
         else:
@@ -297,7 +299,7 @@ def _make_extractor(key: Key, tab: bytes | None):
             return lim
         n = eword + 1 if echar == 0 else eword
         if tab is None:
-            pos = _fields_re(n).match(line).end() if n else 0
+            pos = _fields_re(n, line).match(line).end() if n else 0
             if pos > lim:
                 pos = lim
         else:
@@ -511,6 +513,10 @@ def _make_keyfunc(key: Key, tab: bytes | None, salt: bytes | None, hard: bytes =
 # ------------------------------------------------------------------ main
 @on_write_error(2, "{prog}: fflush failed: 'standard output': {strerror}\n{prog}: write error\n")
 async def main(shell, argv: list[str]) -> int:
+    return await _main(shell, argv)
+
+
+async def _main(shell, argv: list[str]) -> int:
     prog = "sort"
     try:
         opts, files = parse_options(argv[1:], "bcCdfghik:mMno:rRsS:t:T:uVz", LONG)

@@ -81,7 +81,6 @@ async def main(shell, argv: list[str]) -> int:
         elif k == "s":
             sep = encode(v or "")
     cls = rb"[\x20-\x7e\t\n\r\f\v]" if allws else rb"[\x20-\x7e\t]"
-    pat = re.compile(cls + b"{%d,}" % minlen)
     status = 0
     for name in files or ["-"]:
         try:
@@ -99,6 +98,8 @@ async def main(shell, argv: list[str]) -> int:
         finally:
             stream.close()
         shell.budget.check()
+        # no run can be longer than the data: past it a huge -n is the same (and re can compile it)
+        pat = re.compile(cls + b"{%d,}" % min(minlen, len(data) + 1))
         shown = encode("{standard input}" if name == "-" else name)
         out = []
         for m in pat.finditer(data):

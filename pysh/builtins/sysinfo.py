@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from pysh.builtins._misc_util import Out, print_help, quote, usage_error
-from pysh.shellkit import Shell, on_write_error
+from pysh.shellkit import Shell, WriteError, on_write_error
 from pysh.shellkit.options import OptionError, parse_options
 from pysh.shellkit.text import encode
 
@@ -97,9 +97,13 @@ async def yes_main(shell: Shell, argv: list[str]) -> int:
     block = line * max(1, 8192 // len(line))
     budget = shell.budget
     out = shell.stdout
-    while True:
-        budget.check()
-        await out.write(block)
+    try:
+        while True:
+            budget.check()
+            await out.write(block)
+    except WriteError as e:
+        await shell.error("yes", f"standard output: {e.strerror}")
+        return 1
 
 
 # -------------------------------------------------------------------- whoami

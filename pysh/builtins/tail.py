@@ -357,6 +357,7 @@ async def _tail_file(shell, f, out, lines_mode, count, from_start, delim) -> Non
         data = f.read(end - start) + data
         end = start
         shell.budget.check()
+        shell.budget.check_string(len(data))
         if data.count(delim) > count:
             break
         block = min(block * 2, 1 << 22)
@@ -407,15 +408,18 @@ async def _tail_stream(shell, stream, out, lines_mode, count, from_start, delim)
             await out.write(chunk)
     # keep only what may end up in the output
     kept = bytearray()
+    trim_at = 8 << 20
     while True:
         chunk = await stream.read(1 << 18)
         if not chunk:
             break
         budget.check()
         kept += chunk
-        if len(kept) > (8 << 20):
+        if len(kept) > trim_at:
             off = _tail_start(bytes(kept), lines_mode, count, delim)
             del kept[:off]
+            budget.check_string(len(kept))  # `tail -c 1T`, or one endless line
+            trim_at = max(8 << 20, 2 * len(kept))  # trimming stays linear in the input
     data = bytes(kept)
     await out.write(data[_tail_start(data, lines_mode, count, delim):])
 

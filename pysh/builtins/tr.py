@@ -129,8 +129,11 @@ def _unescape(s: bytes) -> list[tuple[int, bool]]:
     return out
 
 
-def parse_set(s: bytes, is_set2: bool):
-    """A list of elements: ints, ('fill', c) for [c*] and ('class', name)."""
+def parse_set(s: bytes, is_set2: bool, budget, most: int | None = None):
+    """A list of elements: ints, ('fill', c) for [c*] and ('class', name).
+
+    ``most``: copies past it of a [c*n] cannot matter (string2 past string1's length);
+    without it, a count past the string limit is the limit error before the list is made."""
     chars = _unescape(s)
     items: list = []
     i = 0
@@ -174,6 +177,10 @@ def parse_set(s: bytes, is_set2: bool):
                         except ValueError:
                             raise TrError(f"invalid repeat count {quote(decode(digits))} in "
                                           "[c*n] construct") from None
+                        if most is not None:
+                            count = min(count, max(most, 1))
+                        else:
+                            budget.check_string(len(items) + count)
                         items.extend([ch] * count)
                     i = j + 1
                     continue
@@ -249,14 +256,14 @@ async def main(shell, argv: list[str]) -> int:
             msg += "\nOnly one string may be given when deleting without squeezing repeats."
         return await usage(shell, prog, msg)
     try:
-        items1 = parse_set(encode(args[0]), False)
+        items1 = parse_set(encode(args[0]), False, shell.budget)
         set1 = expand(items1)
         if comp:
             present = set(set1)
             set1 = [c for c in range(256) if c not in present]
         set2: list[int] = []
         if len(args) > 1:
-            items2 = parse_set(encode(args[1]), True)
+            items2 = parse_set(encode(args[1]), True, shell.budget, len(set1))
             set2 = expand(items2, len(set1))
     except TrError as e:
         await shell.error(prog, str(e))

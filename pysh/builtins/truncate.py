@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import re
 import stat as _stat
 
@@ -50,6 +51,9 @@ _UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4, "P":
           "E": 1024 ** 6, "Z": 1024 ** 7, "Y": 1024 ** 8}
 
 
+OFF_MAX = (1 << 63) - 1  # off_t
+
+
 def parse_size(text: str) -> tuple[str, int] | None:
     m = re.fullmatch(r"\s*([-+<>/%]?)\s*(\d+)([KMGTPEZY]?)((?:iB|B)?)", text, re.IGNORECASE)
     if not m:
@@ -95,6 +99,9 @@ async def main(shell, argv: list[str]) -> int:
             parsed = parse_size(size_spec)
             if parsed is None:
                 raise Usage(f"Invalid number: {lq(size_spec)}", hint=False)
+            if parsed[1] > OFF_MAX:
+                raise Usage(f"Invalid number: {lq(size_spec)}: Value too large for defined "
+                            "data type", hint=False)
             if parsed[0] in ("/", "%") and parsed[1] == 0:
                 raise Usage("division by zero", hint=False)
         if ref is not None and parsed is not None and parsed[0] == "":
@@ -153,9 +160,19 @@ async def main(shell, argv: list[str]) -> int:
             if st is None:
                 f = fs.open(name, "ab", perm=0o666 & ~shell.umask)
                 f.close()
+            if new > OFF_MAX:
+                await shell.error(PROG, f"failed to truncate {q(name)} at {new} bytes: "
+                                        f"{os.strerror(errno.EFBIG)}")
+                status = 1
+                continue
             if st is None or new != cur:
                 fs.truncate(name, new)
         except FileSystemError as e:
+            if e.errno == errno.EFBIG:
+                await shell.error(PROG, f"failed to truncate {q(name)} at {new} bytes: "
+                                        f"{strerror(e)}")
+                status = 1
+                continue
             await shell.error(PROG, f"cannot open {q(name)} for writing: {strerror(e)}")
             status = 1
     return status

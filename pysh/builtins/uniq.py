@@ -247,17 +247,11 @@ async def _uniq(shell, stream, out, delim, count, repeated, unique_only, all_rep
 
     keep_members = group is not None or all_rep is not None
     members: list[bytes] = []
-    pending = b""
-    while True:
-        chunk = await stream.read(1 << 18)
-        if chunk:
-            budget.check()
-            data = pending + chunk
-            parts = data.split(delim)
-            pending = parts.pop()
-        else:
-            parts = [pending] if pending else []
-            pending = b""
+    async for data in stream.line_blocks(delim):
+        budget.check()
+        parts = data.split(delim)
+        if not parts[-1]:
+            parts.pop()  # the block ends with its delimiter (not so a last line without it)
         for line in parts:
             k = keyf(line) if keyf is not None else line
             if cur_n and k == cur_key:
@@ -273,8 +267,6 @@ async def _uniq(shell, stream, out, delim, count, repeated, unique_only, all_rep
         if buf:
             await out.write(b"".join(buf))
             buf.clear()
-        if not chunk:
-            break
     if cur_n:
         flush_group(cur_line, cur_n, members)
     if group in ("append", "both") and groups_seen:

@@ -255,25 +255,18 @@ async def main(shell, argv: list[str]) -> int:
             status = 1
             continue
         try:
-            pending = b""
-            while True:
-                chunk = await stream.read(1 << 18)
-                if not chunk:
-                    break
-                shell.budget.check()
-                if not (want_words or want_chars or want_len):
+            if not (want_words or want_chars or want_len):
+                while True:
+                    chunk = await stream.read(1 << 18)
+                    if not chunk:
+                        break
+                    shell.budget.check()
                     c.bytes += len(chunk)
                     c.lines += chunk.count(b"\n")
-                    continue
-                data = pending + chunk
-                i = data.rfind(b"\n")
-                if i < 0:
-                    pending = data
-                    continue
-                pending = data[i + 1:]
-                _count_block(c, data[:i + 1], want_words, want_chars, want_len, utf8)
-            if pending:
-                _count_block(c, pending, want_words, want_chars, want_len, utf8)
+            else:
+                async for block in stream.line_blocks(b"\n"):
+                    shell.budget.check()
+                    _count_block(c, block, want_words, want_chars, want_len, utf8)
         finally:
             stream.close()
         count_ok += 1

@@ -835,6 +835,7 @@ _WS = re.compile(rb"[ \n\t]+")
 
 async def _read_all(shell, src: Source) -> bytes:
     parts = []
+    size = 0
     while True:
         try:
             data = await src.read(1 << 20)
@@ -843,6 +844,8 @@ async def _read_all(shell, src: Source) -> bytes:
         if not data:
             break
         parts.append(data)
+        size += len(data)
+        shell.budget.check_string(size)  # the whole input is held: /dev/zero is endless
         shell.budget.check()
     return b"".join(parts)
 

@@ -71,13 +71,14 @@ class ArithEvaluator:
                 return 1 if self.eval(node.left) or self.eval(node.right) else 0
             a = self.eval(node.left)
             b = self.eval(node.right)
-            return self.binary(op, a, b)
+            return self.binary(op, a, b, node.tok)
         if t is AAssign:
             target = node.target
             if node.op == "=":
                 value = self.eval(node.value)
             else:
-                value = self.binary(node.op[:-1], self.var_value(target), self.eval(node.value))
+                value = self.binary(node.op[:-1], self.var_value(target), self.eval(node.value),
+                                    node.tok)
             self.store.arith_set(target.name, target.index, value)
             return value
         if t is AIncDec:
@@ -100,7 +101,8 @@ class ArithEvaluator:
             return self.eval(node.then) if self.eval(node.cond) else self.eval(node.else_)
         raise ArithRuntimeError(f"{self.text}: syntax error in expression")
 
-    def binary(self, op: str, a: int, b: int) -> int:
+    def binary(self, op: str, a: int, b: int, tok: str | None = None) -> int:
+        """``tok``: the error token bash would show (ABinary.tok), else guessed from the text."""
         if op == "+":
             return to_int64(a + b)
         if op == "-":
@@ -111,7 +113,7 @@ class ArithEvaluator:
             if b == 0:
                 expr = self.text.lstrip(" \t\n")  # (bash keeps the trailing blanks)
                 raise ArithRuntimeError(
-                    f'{expr}: division by 0 (error token is "{_div_token(self.text, op)}")')
+                    f'{expr}: division by 0 (error token is "{tok if tok is not None else _div_token(self.text, op)}")')
             if a == -0x8000000000000000 and b == -1:
                 return a if op == "/" else 0
             q = abs(a) // abs(b)
@@ -122,7 +124,7 @@ class ArithEvaluator:
             if b < 0:
                 expr = self.text.lstrip(" \t\n")  # (bash keeps the trailing blanks)
                 raise ArithRuntimeError(
-                    f'{expr}: exponent less than 0 (error token is "{_div_token(self.text, "**")}")')
+                    f'{expr}: exponent less than 0 (error token is "{tok if tok is not None else _div_token(self.text, "**")}")')
             return to_int64(pow(a, b, 1 << 64))
         if op == "<<":  # the shift count is taken mod 64, as x86 does for bash
             return to_int64(a << (b & 63))

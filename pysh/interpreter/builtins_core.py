@@ -9,7 +9,6 @@ import posixpath
 
 from pysh.interpreter.errors import AbortLine, ExitShell, LoopControl, ReturnFromFunction
 from pysh.interpreter.printf import echo_unescape, printf
-from pysh.interpreter.state import Var
 from pysh.interpreter.syntax import ast as A
 from pysh.interpreter.syntax.lexer import canonical_bytes
 from pysh.shellkit import FileSystemError, decode
@@ -180,7 +179,9 @@ async def b_printf(interp, argv):
         await interp.err("printf: usage: printf [-v var] format [arguments]\n")
         return 2
     fmt, rest = args[0], args[1:]
-    text, errors = printf(fmt, rest, tz=interp.env().get("TZ"))
+    text, errors = printf(fmt, rest, tz=interp.env().get("TZ"),
+                          max_len=interp.budget.limits.max_string_length)
+    interp.budget.check_string(len(text))
     for e in errors:
         await interp.diag(f"printf: {e}")
     errors = [e for e in errors if not e.startswith("warning: ")]  # (no failure for those)
@@ -267,7 +268,11 @@ async def change_dir(interp, target: str, physical: bool, name: str = "cd") -> i
 
 @builtin("cd")
 async def b_cd(interp, argv):
-    args = argv[1:]
+    return await _cd(interp, argv[1:])
+
+
+async def _cd(interp, args: list[str], name: str = "cd") -> int:
+    """cd's work; pushd and popd run it under their own names, as bash does."""
     physical = "physical" in interp.opts
     while args and args[0].startswith("-") and args[0] not in ("-", "--") and len(args[0]) > 1:
         for c in args[0][1:]:
@@ -285,13 +290,13 @@ async def b_cd(interp, argv):
     if args and args[0] == "--":
         args = args[1:]
     if len(args) > 1:
-        await interp.diag("cd: too many arguments")
+        await interp.diag(f"{name}: too many arguments")
         return 1
     print_dir = False
     if not args:
         target = interp.get_scalar("HOME")
         if target is None:
-            await interp.diag("cd: HOME not set")
+            await interp.diag(f"{name}: HOME not set")
             return 1
         if target == "":
             return 0
@@ -300,7 +305,7 @@ async def b_cd(interp, argv):
         if target == "-":
             target = interp.get_scalar("OLDPWD")
             if target is None:
-                await interp.diag("cd: OLDPWD not set")
+                await interp.diag(f"{name}: OLDPWD not set")
                 return 1
             print_dir = True
         elif target == "":
@@ -310,11 +315,11 @@ async def b_cd(interp, argv):
         for d in interp.get_scalar("CDPATH").split(":"):
             cand = posixpath.join(d or ".", target)
             if fs.is_dir(_logical_join(interp.cwd, cand)):
-                status = await change_dir(interp, cand, physical)
+                status = await change_dir(interp, cand, physical, name)
                 if status == 0 and d:
                     await interp.out(interp.cwd + "\n")
                 return status
-    status = await change_dir(interp, target, physical)
+    status = await change_dir(interp, target, physical, name)
     if status == 0 and print_dir:
         await interp.out(interp.cwd + "\n")
     return status
@@ -345,6 +350,7 @@ async def b_pwd(interp, argv):
 
 
 def _dirs_list(interp, tilde: bool = True) -> list[str]:
+    """The stack as dirs shows it: the current directory first, then the pushed ones."""
     home = interp.get_scalar("HOME") or ""
     out = []
     for d in [interp.cwd] + interp.dirstack:
@@ -354,17 +360,70 @@ def _dirs_list(interp, tilde: bool = True) -> list[str]:
     return out
 
 
+_DIRS_USAGE = {"dirs": "dirs [-clpv] [+N] [-N]", "pushd": "pushd [-n] [+N | -N | dir]",
+               "popd": "popd [-n] [+N | -N]"}
+
+
+async def _dirs_usage(interp, name: str, message: str) -> int:
+    await interp.diag(f"{name}: {message}")
+    await interp.err(f"{name}: usage: {_DIRS_USAGE[name]}\n")
+    return 2
+
+
+def _stack_number(text: str) -> int | None:
+    """bash's legal_number: an optional sign, digits, blanks around."""
+    t = text.strip(" \t\n")
+    body = t[1:] if t[:1] in "+-" else t
+    return int(t) if body.isdigit() and body.isascii() else None
+
+
+async def _stack_range_error(interp, name: str, arg: str) -> int:
+    await interp.diag(f"{name}: " + ("directory stack empty" if not interp.dirstack
+                                     else f"{arg}: directory stack index out of range"))
+    return 1
+
+
+async def _print_dirs(interp) -> None:
+    await interp.out(" ".join(_dirs_list(interp)) + "\n")
+
+
 @builtin("dirs")
 async def b_dirs(interp, argv):
+    long_form = clear = verbose = per_line = False
+    index = None  # the position in the list dirs shows (0: the current directory)
+    arg = ""
     args = argv[1:]
-    if "-c" in args:
+    while args:
+        a = args.pop(0)
+        if a == "--":
+            break
+        if a in ("-l", "-c", "-v", "-p"):
+            long_form |= a == "-l"
+            clear |= a == "-c"
+            verbose |= a == "-v"
+            per_line |= a == "-p"
+        elif a[:1] in "+-" and a:
+            n = _stack_number(a[1:])
+            if n is None:
+                return await _dirs_usage(interp, "dirs", f"{a}: invalid number")
+            arg = a[1:]
+            size = len(interp.dirstack)
+            index = n if a[0] == "+" else size - n
+            if not 0 <= n <= size:
+                index = -1
+        else:
+            return await _dirs_usage(interp, "dirs", f"{a}: invalid option")
+    if clear:
         interp.dirstack.clear()
         return 0
-    tilde = "-l" not in args
-    items = _dirs_list(interp, tilde)
-    if "-v" in args:
+    items = _dirs_list(interp, not long_form)
+    if index is not None:
+        if not 0 <= index <= len(interp.dirstack):
+            return await _stack_range_error(interp, "dirs", arg)
+        await interp.out(f"{index:2d}  {items[index]}\n" if verbose else items[index] + "\n")
+    elif verbose:
         await interp.out("".join(f"{i:2d}  {d}\n" for i, d in enumerate(items)))
-    elif "-p" in args:
+    elif per_line:
         await interp.out("".join(d + "\n" for d in items))
     else:
         await interp.out(" ".join(items) + "\n")
@@ -373,37 +432,103 @@ async def b_dirs(interp, argv):
 
 @builtin("pushd")
 async def b_pushd(interp, argv):
-    args = [a for a in argv[1:] if a != "-n"]
+    args = argv[1:]
+    skip_options = bool(args) and args[0] == "--"
+    if skip_options:
+        args = args[1:]
+    stack = interp.dirstack
     if not args:
-        if not interp.dirstack:
+        if not stack:
             await interp.diag("pushd: no other directory")
             return 1
-        top = interp.dirstack[0]
         old = interp.cwd
-        status = await change_dir(interp, top, False, "pushd")
+        target, stack[0] = stack[0], old
+        return await _cd_and_show(interp, target)
+    no_cd = False
+    rotate = None
+    while args and not skip_options:
+        a = args[0]
+        if a == "-n":
+            no_cd = True
+        elif a == "--":
+            args.pop(0)
+            break
+        elif a == "-":  # pushd - is cd -
+            break
+        elif a[:1] in "+-":
+            n = _stack_number(a[1:])
+            if n is None:
+                return await _dirs_usage(interp, "pushd", f"{a}: invalid number")
+            if a[0] == "-":
+                n = len(stack) - n
+            if not 0 <= n <= len(stack):
+                return await _stack_range_error(interp, "pushd", a)
+            rotate = n
+        else:
+            break
+        args.pop(0)
+    if rotate is not None:
+        # the list dirs shows turns round until entry N comes first: that one is cd'd to
+        whole = [interp.cwd] + stack
+        whole = whole[rotate:] + whole[:rotate]
+        if rotate:
+            stack[:] = whole[1:]
+        return 0 if no_cd else await _cd_and_show(interp, whole[0])
+    if not args:
+        return 0
+    old = interp.cwd
+    if not no_cd:
+        status = await _cd(interp, args, "pushd")
         if status:
             return status
-        interp.dirstack[0] = old
-    else:
-        old = interp.cwd
-        status = await change_dir(interp, args[0], False, "pushd")
-        if status:
-            return status
-        interp.dirstack.insert(0, old)
-    await interp.out(" ".join(_dirs_list(interp)) + "\n")
+    stack.insert(0, args[0] if no_cd else old)
+    await _print_dirs(interp)
     return 0
+
+
+async def _cd_and_show(interp, target: str) -> int:
+    status = await _cd(interp, ["--", target], "pushd")
+    if status == 0:
+        await _print_dirs(interp)
+    return status
 
 
 @builtin("popd")
 async def b_popd(interp, argv):
-    if not interp.dirstack:
-        await interp.diag("popd: directory stack empty")
-        return 1
-    top = interp.dirstack.pop(0)
-    status = await change_dir(interp, top, False, "popd")
-    if status:
-        return status
-    await interp.out(" ".join(_dirs_list(interp)) + "\n")
+    no_cd = False
+    which, plus, word = 0, True, ""
+    for a in argv[1:]:
+        if a == "-n":
+            no_cd = True
+        elif a == "--":
+            break
+        elif a[:1] in "+-" and a:
+            n = _stack_number(a[1:])
+            if n is None:
+                return await _dirs_usage(interp, "popd", f"{a}: invalid number")
+            which, plus, word = n, a[0] == "+", a
+        elif a.startswith("-"):
+            return await _dirs_usage(interp, "popd", f"{a}: invalid option")
+        elif a:
+            return await _dirs_usage(interp, "popd", f"{a}: invalid argument")
+        else:
+            break
+    stack = interp.dirstack
+    size = len(stack)
+    if which > size or which < -size or (size == 0 and which == 0):
+        return await _stack_range_error(interp, "popd", word)
+    if (plus and which == 0) or (not plus and which == size):
+        if not no_cd:
+            status = await _cd(interp, ["--", stack[0]], "popd")
+            if status:
+                return status
+        stack.pop(0)
+    else:
+        at = which if plus else size - which  # its place in the list dirs shows
+        if not 1 <= at <= size:
+            return await _stack_range_error(interp, "popd", word)
+        stack.pop(at - 1)
+    await _print_dirs(interp)
     return 0
 
 
@@ -561,20 +686,14 @@ async def b_command(interp, argv):
     if mode is not None:
         found = 0  # bash: success when any of the names was found
         for name in args:
-            desc = describe(interp, name)
-            if desc is None:
-                if mode == "V":
-                    await interp.diag(f"command: {name}: not found")
-                continue
-            found += 1
-            kind, detail = desc
-            if mode == "v":
-                if kind == "alias":
-                    await interp.out(_alias_line(name, detail))
-                else:
-                    await interp.out((detail if kind == "file" else name) + "\n")
-            else:
-                await interp.out(_describe_text(interp, name, kind, detail) + "\n")
+            hit, lines = describe(interp, name, "reuse" if mode == "v" else "short",
+                                  std_path=default_path)
+            if lines:
+                await interp.out("".join(line + "\n" for line in lines))
+            if hit:
+                found += 1
+            elif mode == "V":
+                await interp.diag(f"command: {name}: not found")
         return 0 if found else 1
     name = args[0]
     b = interp.session.builtins.get(name)
@@ -582,23 +701,7 @@ async def b_command(interp, argv):
         return await b(interp, args)
     if default_path:
         # command -p: look the name up in the standard PATH, not $PATH
-        saved = interp.get_scalar("PATH")
-        saved_hash = dict(interp.hashed)
-        interp.hashed.clear()
-        pv = interp.vars.lookup("PATH")
-        old_value = pv.value if pv is not None else None
-        if pv is not None:
-            pv.value = "/usr/bin:/bin"
-        else:
-            interp.vars.globals["PATH"] = Var("/usr/bin:/bin")
-        try:
-            found = interp.find_command(name)
-        finally:
-            if pv is not None:
-                pv.value = old_value
-            elif saved is None:
-                interp.vars.globals.pop("PATH", None)
-            interp.hashed = saved_hash
+        found = interp.find_command(name, path=STANDARD_PATH)
         if found is None:
             await interp.not_found(interp.fds, name)
             return 127
@@ -631,46 +734,95 @@ KEYWORDS = {"if", "then", "else", "elif", "fi", "case", "esac", "for", "select",
 _SHELL_COMMANDS = {"bash", "sh"}
 
 
-def describe(interp, name: str):
-    if name in interp.aliases:
-        return ("alias", interp.aliases[name])
-    if name in KEYWORDS:
-        return ("keyword", None)
-    if name in interp.funcs:
-        return ("function", interp.funcs[name])
-    if name in interp.session.builtins and name not in _SHELL_COMMANDS and \
-            name not in interp.disabled_builtins:
-        return ("builtin", None)
+def _alias_of(interp, name: str) -> str | None:
+    """An alias counts (type, command -v) only where aliases are expanded, as in bash."""
+    return interp.aliases.get(name) if "expand_aliases" in interp.shopts else None
+
+
+STANDARD_PATH = "/bin:/usr/bin"  # (glibc's confstr _CS_PATH: command -p, type's -p)
+
+
+def describe(interp, name: str, mode: str = "short", *, all_: bool = False,
+             force_path: bool = False, no_funcs: bool = False,
+             std_path: bool = False) -> tuple[bool, list[str]]:
+    """bash's describe_command: whether ``name`` means anything, and the lines to print.
+    ``mode``: "short" (type, command -V), "reuse" (command -v), "type" (type -t) or
+    "path" (type -p/-P: files only); ``all_`` every meaning (type -a)."""
+    out: list[str] = []
+    found = False
+
+    def say(kind: str, short: str, reuse: str | None) -> None:
+        if mode == "type":
+            out.append(kind)
+        elif mode == "short":
+            out.append(short)
+        elif mode == "reuse" and reuse is not None:
+            out.append(reuse)
+
+    if not force_path:
+        alias = _alias_of(interp, name)
+        if alias is not None:
+            say("alias", f"{name} is aliased to `{alias}'", _alias_line(name, alias).rstrip("\n"))
+            found = True
+        if (all_ or not found) and name in KEYWORDS:
+            say("keyword", f"{name} is a shell keyword", name)
+            found = True
+        if (all_ or not found) and not no_funcs and name in interp.funcs:
+            say("function", f"{name} is a function\n{format_function(interp.funcs[name])}", name)
+            found = True
+        if (all_ or not found) and name in interp.session.builtins and \
+                name not in _SHELL_COMMANDS and name not in interp.disabled_builtins:
+            special = "posix" in interp.opts and name in _SPECIAL_BUILTINS
+            say("builtin", f"{name} is a {'special ' if special else ''}shell builtin", name)
+            found = True
+        if found and not all_:
+            return True, out
     if "/" in name:
         import os
 
         fs = interp.fs
-        found = ("script", name) if fs.is_file(name) and fs.access(name, os.X_OK) else None
+        if fs.is_file(name) and fs.access(name, os.X_OK):
+            say("file", f"{name} is {name}", name)
+            if mode == "path":
+                out.append(name)
+            return True, out
+    if (not all_ or force_path) and name in interp.hashed:
+        path = interp.find_command(name)[1]
+        say("file", f"{name} is hashed ({path})", path)
+        if mode == "path":
+            out.append(path)
+        return True, out
+    if std_path or not all_:
+        hit = interp.find_command(name, use_hash=False,  # (type and command hash nothing)
+                                  path=STANDARD_PATH if std_path else None)
+        paths = [hit[1]] if hit is not None else []
     else:
-        found = interp.find_command(name)
-    if found is not None:
-        return ("file", found[1])
-    return None
+        paths = interp.find_all_commands(name)
+    for path in paths:
+        say("file", f"{name} is {path}", path)
+        if mode == "path":
+            out.append(path)
+        found = True
+    return found, out
 
 
-def _describe_text(interp, name: str, kind: str, detail) -> str:
-    if kind == "alias":
-        return f"{name} is aliased to `{detail}'"
-    if kind == "keyword":
-        return f"{name} is a shell keyword"
-    if kind == "function":
-
-        body = format_function(detail)
-        return f"{name} is a function\n{body}"
-    if kind == "builtin":
-        return f"{name} is a shell builtin"
-    return f"{name} is {detail}"
+_SPECIAL_BUILTINS = frozenset(("break", ":", ".", "continue", "eval", "exec", "exit", "export",
+                               "readonly", "return", "set", "shift", "source", "times", "trap",
+                               "unset"))
 
 
-def _alias_line(name: str, value: str) -> str:
+def _alias_order(name: str) -> tuple:
+    """bash's qsort_alias_compare: the first bytes as signed chars, then strcmp."""
+    b = name.encode("utf-8", "surrogateescape")
+    return (b[0] - 256 if b and b[0] > 127 else (b[0] if b else 0), b)
+
+
+def _alias_line(name: str, value: str, reusable: bool = True) -> str:
+    """As bash's print_alias (``alias -- -x='y'``; posix mode lists without ``alias``)."""
     from pysh.interpreter.syntax.bashprint import single_quote
 
-    return f"alias {name}={single_quote(value)}\n"
+    lead = ("alias -- " if name[:1] == "-" else "alias ") if reusable else ""
+    return f"{lead}{name}={single_quote(value)}\n"
 
 
 def format_function(fn: A.FunctionDef) -> str:
@@ -683,73 +835,125 @@ def format_function(fn: A.FunctionDef) -> str:
 @builtin("type")
 async def b_type(interp, argv):
     args = argv[1:]
-    flags = set()
+    letters = ""
     while args and args[0].startswith("-") and len(args[0]) > 1:
         if args[0] == "--":
             args = args[1:]
             break
-        flags.update(args[0][1:])
+        word = {"-type": "-t", "--type": "-t", "-path": "-p", "--path": "-p", "-all": "-a",
+                "--all": "-a"}.get(args[0], args[0])  # (bash's obsolete long forms)
+        bad = next((c for c in word[1:] if c not in "afptP"), None)
+        if bad is not None:
+            await interp.diag(f"type: -{bad}: invalid option")
+            await interp.err("type: usage: type [-afptP] name [name ...]\n")
+            return 2
+        letters += word[1:]
         args = args[1:]
+    mode, force_path = "short", False
+    for c in letters:  # the last of -p, -t and -P decides what is printed
+        if c in "pP":
+            mode = "path"
+            force_path = force_path or c == "P"
+        elif c == "t":
+            mode = "type"
     status = 0
     for name in args:
-        desc = describe(interp, name)
-        if "P" in flags or ("p" in flags and desc and desc[0] != "file"):
-            found = interp.find_command(name)
-            if found:
-                await interp.out(found[1] + "\n")
-            elif "P" in flags:
-                status = 1
-            continue
-        if desc is None:
-            if "t" not in flags and "p" not in flags:
+        hit, lines = describe(interp, name, mode, all_="a" in letters, force_path=force_path,
+                              no_funcs="f" in letters)
+        if lines:
+            await interp.out("".join(line + "\n" for line in lines))
+        if not hit:
+            if mode == "short":
                 await interp.diag(f"type: {name}: not found")
             status = 1
-            continue
-        kind, detail = desc
-        if "t" in flags:
-            await interp.out(kind + "\n")
-        elif "p" in flags:
-            if kind == "file":
-                await interp.out(detail + "\n")
-        elif "a" in flags:  # every meaning, in the order bash looks them up
-            kinds = []
-            if name in interp.aliases:
-                kinds.append(("alias", interp.aliases[name]))
-            if name in KEYWORDS:
-                kinds.append(("keyword", None))
-            if name in interp.funcs:
-                kinds.append(("function", interp.funcs[name]))
-            if name in interp.session.builtins and name not in _SHELL_COMMANDS and \
-                    name not in interp.disabled_builtins:
-                kinds.append(("builtin", None))
-            kinds += [("file", p) for p in interp.find_all_commands(name)]
-            for k, d in kinds or [(kind, detail)]:
-                await interp.out(_describe_text(interp, name, k, d) + "\n")
-        else:
-            await interp.out(_describe_text(interp, name, kind, detail) + "\n")
     return status
 
 
 @builtin("hash")
 async def b_hash(interp, argv):
     args = argv[1:]
-    if "-r" in args:
-        interp.hashed.clear()
-        return 0
-    if not args:
-        if not interp.hashed:
+    flags: set[str] = set()
+    pathname = None
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        if a == "--":
+            break
+        for i, c in enumerate(a[1:], 1):
+            if c == "p":
+                rest = a[i + 1:]
+                if not rest and not args:
+                    await interp.diag("hash: -p: option requires an argument")
+                    await interp.err(_HASH_USAGE)
+                    return 2
+                pathname = rest or args.pop(0)
+                break
+            if c not in "dlrt":
+                await interp.diag(f"hash: -{c}: invalid option")
+                await interp.err(_HASH_USAGE)
+                return 2
+            flags.add(c)
+    table, hits = interp.hashed, interp.hash_hits
+    if not args and ("d" in flags or "t" in flags):
+        await interp.diag(f"hash: -{'d' if 'd' in flags else 't'}: option requires an argument")
+        return 1
+    if not args and "r" not in flags:
+        rows = _hash_walk(table)
+        if "l" in flags:
+            await interp.out("".join(f"builtin hash -p {p} {n}\n" for n, p in rows))
+        elif rows:
+            await interp.out("hits\tcommand\n" + "".join(
+                f"{hits.get(n, 0):4d}\t{p}\n" for n, p in rows))
+        else:
             await interp.out("hash: hash table empty\n")
-            return 0
-        await interp.out("hits\tcommand\n" + "".join(f"   1\t{p}\n" for p in interp.hashed.values()))
         return 0
+    if "r" in flags:
+        table.clear()
     status = 0
+    if "t" in flags:
+        for name in args:
+            found = interp.find_command(name) if name in table else None
+            if found is None:
+                await interp.diag(f"hash: {name}: not found")
+                status = 1
+            elif "l" in flags:
+                await interp.out(f"builtin hash -p {found[1]} {name}\n")
+            else:
+                await interp.out(f"{name}\t{found[1]}\n" if len(args) > 1 else found[1] + "\n")
+        return status
     for name in args:
-        if name.startswith("-"):
+        if "/" in name:
             continue
-        if interp.find_command(name) is None:
-            await interp.diag(f"hash: {name}: not found")
-            status = 1
+        if pathname is not None:
+            if interp.fs.is_dir(pathname):
+                await interp.diag(f"hash: {pathname}: Is a directory")
+                status = 1
+            else:
+                table[name], hits[name] = pathname, 0
+        elif "d" in flags:
+            if table.pop(name, None) is None:
+                await interp.diag(f"hash: {name}: not found")
+                status = 1
+        elif name not in interp.funcs and name not in interp.session.builtins:
+            table.pop(name, None)
+            found = interp.find_command(name, use_hash=False)
+            if found is None:
+                await interp.diag(f"hash: {name}: not found")
+                status = 1
+            else:
+                table[name], hits[name] = found[1], 0
     return status
+
+
+_HASH_USAGE = "hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]\n"
+
+
+def _hash_walk(table: dict) -> list:
+    """The table in bash's order: its 256 buckets in turn, the newest first in each."""
+    from pysh.interpreter.state import bash_hash
+
+    names = list(table)
+    order = sorted(range(len(names)), key=lambda i: (bash_hash(names[i]) & 255, -i))
+    return [(names[i], table[names[i]]) for i in order]
 
 
 @builtin("enable")
@@ -845,21 +1049,22 @@ async def b_times(interp, argv):
 @builtin("umask")
 async def b_umask(interp, argv):
     args = argv[1:]
-    symbolic = "-S" in args
-    p = "-p" in args
-    args = [a for a in args if a not in ("-S", "-p")]
+    symbolic = p = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        for c in args[0][1:]:
+            if c not in "Sp":
+                await interp.diag(f"umask: -{c}: invalid option")
+                await interp.err("umask: usage: umask [-p] [-S] [mode]\n")
+                return 2
+            symbolic, p = symbolic or c == "S", p or c == "p"
+        args = args[1:]
     if not args:
-        m = interp.umask
-        if symbolic:
-            perm = 0o777 & ~m
-            parts = []
-            for who, shift in (("u", 6), ("g", 3), ("o", 0)):
-                bits = (perm >> shift) & 7
-                parts.append(who + "=" + ("r" if bits & 4 else "") + ("w" if bits & 2 else "")
-                             + ("x" if bits & 1 else ""))
-            await interp.out(",".join(parts) + "\n")
-        else:
-            await interp.out(("umask " if p else "") + f"{m:04o}\n")
+        if p:
+            await interp.out("umask -S " if symbolic else "umask ")
+        await interp.out(_symbolic_umask(interp.umask) if symbolic else f"{interp.umask:04o}\n")
         return 0
     spec = args[0]
     if spec[:1].isdigit():
@@ -867,13 +1072,22 @@ async def b_umask(interp, argv):
             await interp.diag(f"umask: {spec}: octal number out of range")
             return 1
         interp.umask = int(spec, 8) & 0o777
-        return 0
-    bits = _symbolic_mode(spec, 0o777 & ~interp.umask)
-    if isinstance(bits, str):
-        await interp.diag(f"umask: {bits}")
-        return 1
-    interp.umask = 0o777 & ~bits
+    else:
+        bits = _symbolic_mode(spec, 0o777 & ~interp.umask)
+        if isinstance(bits, str):
+            await interp.diag(f"umask: {bits}")
+            return 1
+        interp.umask = 0o777 & ~bits
+    if symbolic:  # (umask -S MODE shows the new mask)
+        await interp.out(_symbolic_umask(interp.umask))
     return 0
+
+
+def _symbolic_umask(mask: int) -> str:
+    perm = 0o777 & ~mask
+    return ",".join(who + "=" + "".join(c for c, b in (("r", 4), ("w", 2), ("x", 1))
+                                        if (perm >> shift) & b)
+                    for who, shift in (("u", 6), ("g", 3), ("o", 0))) + "\n"
 
 
 def _symbolic_mode(mode: str, bits: int) -> int | str:
@@ -929,22 +1143,43 @@ async def b_caller(interp, argv):
     return 0
 
 
+_NOT_IN_ALIAS_NAMES = frozenset("()<>;&| \t\n\"'`\\$/")  # bash's legal_alias_name
+
+
 @builtin("alias")
 async def b_alias(interp, argv):
-    args = [a for a in argv[1:] if a != "-p"]
-    if not args:
-        for k in sorted(interp.aliases):
-            await interp.out(_alias_line(k, interp.aliases[k]))
-        return 0
+    args = argv[1:]
+    listing = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        for c in args[0][1:]:
+            if c != "p":
+                await interp.diag(f"alias: -{c}: invalid option")
+                await interp.err("alias: usage: alias [-p] [name[=value] ... ]\n")
+                return 2
+        listing = True
+        args = args[1:]
+    reusable = listing or "posix" not in interp.opts
+    if not args or listing:
+        if not interp.aliases:
+            return 0  # (bash, even with names after -p)
+        for k in sorted(interp.aliases, key=_alias_order):
+            await interp.out(_alias_line(k, interp.aliases[k], reusable))
     status = 0
     for a in args:
         name, eq, value = a.partition("=")
-        if eq:
-            interp.aliases[name] = value
-        elif name in interp.aliases:
-            await interp.out(_alias_line(name, interp.aliases[name]))
+        if eq and name:
+            if any(c in _NOT_IN_ALIAS_NAMES for c in name):
+                await interp.diag(f"alias: `{name}': invalid alias name")
+                status = 1
+            else:
+                interp.aliases[name] = value
+        elif a in interp.aliases:
+            await interp.out(_alias_line(a, interp.aliases[a], reusable))
         else:
-            await interp.diag(f"alias: {name}: not found")
+            await interp.diag(f"alias: {a}: not found")
             status = 1
     return status
 
@@ -995,7 +1230,9 @@ async def b_shift(interp, argv):
     args = interp.positional_list()
     if n < 0 or n > len(args):
         if n < 0 or "shift_verbose" in interp.shopts:
-            await interp.diag(f"shift: {argv[1] if len(argv) > 1 else n}: shift count out of range")
+            # (bash names the count only when one was given)
+            await interp.diag(f"shift: {argv[1]}: shift count out of range" if len(argv) > 1
+                              else "shift: shift count out of range")
         return 1
     interp.set_positional(args[n:])
     return 0
@@ -1003,7 +1240,7 @@ async def b_shift(interp, argv):
 
 # -- jobs ---------------------------------------------------------------------------------------
 def _job_by_spec(interp, spec: str):
-    jobs = interp.session.jobs
+    jobs = _jobs(interp)
     if spec.startswith("%"):
         s = spec[1:]
         if s in ("", "+", "%"):
@@ -1021,9 +1258,17 @@ def _job_by_spec(interp, spec: str):
             if j.command.startswith(s):
                 return j
         return None
-    if spec.isdigit():
-        return jobs.get(int(spec))
+    if spec.isdigit():  # a pid: disowned or not, still the shell's child
+        return interp.session.jobs.get(int(spec))
     return None
+
+
+def _jobs(interp) -> dict:
+    """The shell's jobs (pid -> Job), the disowned ones left out."""
+    jobs = interp.session.jobs
+    if any(j.disowned for j in jobs.values()):
+        return {pid: j for pid, j in jobs.items() if not j.disowned}
+    return jobs
 
 
 @builtin("wait")
@@ -1033,7 +1278,7 @@ async def b_wait(interp, argv):
     if args and args[0] == "-n":
         any_mode = True
         args = args[1:]
-    jobs = interp.session.jobs
+    jobs = _jobs(interp)
     budget = interp.budget
     if not args:
         if any_mode:
@@ -1058,12 +1303,12 @@ async def b_wait(interp, argv):
             budget.check()
             for j in live:
                 if j.done:
-                    jobs.pop(j.pid, None)
+                    interp.session.jobs.pop(j.pid, None)
                     return j.status
             return 127
         for j in list(jobs.values()):
             await _wait_job(interp, j)
-        jobs.clear()
+            interp.session.jobs.pop(j.pid, None)
         return 0
     status = 0
     for spec in args:
@@ -1075,9 +1320,12 @@ async def b_wait(interp, argv):
                 await interp.diag(f"wait: {spec}: no such job")
             status = 127
             continue
+        if j.disowned:  # (bash does not wait for it)
+            status = 0
+            continue
         await _wait_job(interp, j)
         status = j.status
-        jobs.pop(j.pid, None)
+        interp.session.jobs.pop(j.pid, None)
     return status
 
 
@@ -1096,7 +1344,7 @@ async def _wait_job(interp, job) -> None:
 
 @builtin("jobs")
 async def b_jobs(interp, argv):
-    jobs = sorted(interp.session.jobs.values(), key=lambda j: j.number)
+    jobs = sorted(_jobs(interp).values(), key=lambda j: j.number)
     show_pid = "-l" in argv or "-p" in argv
     for i, j in enumerate(jobs):
         mark = "+" if i == len(jobs) - 1 else ("-" if i == len(jobs) - 2 else " ")
@@ -1113,56 +1361,92 @@ SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "BUS":
            "KILL": 9, "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15,
            "STKFLT": 16, "CHLD": 17, "CONT": 18, "STOP": 19, "TSTP": 20, "TTIN": 21, "TTOU": 22,
            "URG": 23, "XCPU": 24, "XFSZ": 25, "VTALRM": 26, "PROF": 27, "WINCH": 28, "IO": 29,
-           "PWR": 30, "SYS": 31}
+           "PWR": 30, "SYS": 31, "RTMIN": 34, "RTMAX": 64,
+           **{f"RTMIN+{i}": 34 + i for i in range(1, 16)},
+           **{f"RTMAX-{i}": 64 - i for i in range(1, 15)}}
 SIGNAL_NAMES = {v: k for k, v in SIGNALS.items()}
+NSIG = 65
 
 
 def signal_number(spec: str) -> int | None:
     s = spec.upper()
     if s.isdigit():
-        return int(s)
+        n = int(s)
+        return n if n < NSIG else None
     if s.startswith("SIG"):
         s = s[3:]
     return SIGNALS.get(s)
 
 
+async def _list_signals(interp, words: list[str]) -> int:
+    """kill -l [SIG...]: the table, or each number's name and each name's number."""
+    if not words:
+        # five a line, each but a line's last followed by a tab (also the table's very last)
+        names = [f"{n:2d}) SIG{SIGNAL_NAMES[n]}" + ("\n" if i % 5 == 4 else "\t")
+                 for i, n in enumerate(sorted(SIGNAL_NAMES))]
+        await interp.out("".join(names) + ("" if len(names) % 5 == 0 else "\n"))
+        return 0
+    status = 0
+    for a in words:
+        n = _int_arg(a)
+        if n is not None:
+            n = n - 128 if n > 128 else n  # (an exit status names its signal)
+            if not 0 <= n < NSIG:
+                await interp.diag(f"kill: {a}: invalid signal specification")
+                status = 1
+            elif n == 0 or n in SIGNAL_NAMES:
+                await interp.out(("EXIT" if n == 0 else SIGNAL_NAMES[n]) + "\n")
+            continue
+        n = 0 if a.upper() in ("EXIT", "SIGEXIT") else signal_number(a)
+        if n is None:
+            await interp.diag(f"kill: {a}: invalid signal specification")
+            status = 1
+        else:
+            await interp.out(f"{n}\n")
+    return status
+
+
 @builtin("kill")
 async def b_kill(interp, argv):
     args = argv[1:]
-    sig = 15
+    sig: int | None = 15
+    spec = ""
+    listing = saw_signal = False
+    usage = "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n"
+    while args:  # (bash's kill_builtin: only the first -SIG is a signal)
+        w = args[0]
+        if w in ("-l", "-L"):
+            listing = True
+        elif w in ("-s", "-n"):
+            if len(args) < 2:
+                await interp.diag(f"kill: {w}: option requires an argument")
+                return 1
+            spec = args[1]
+            sig, saw_signal = signal_number(spec), True
+            args = args[1:]
+        elif w[:2] in ("-s", "-n") and len(w) > 2 and (w[2].isalpha() if w[1] == "s" else w[2].isdigit()):
+            spec = w[2:]
+            sig, saw_signal = signal_number(spec), True
+        elif w == "--":
+            args = args[1:]
+            break
+        elif w == "-?":
+            await interp.err(usage)
+            return 2
+        elif w[:1] == "-" and not saw_signal:
+            spec = w[1:]
+            sig, saw_signal = signal_number(spec), True
+        else:
+            break
+        args = args[1:]
+    if listing:
+        return await _list_signals(interp, args)
+    if sig is None:
+        await interp.diag(f"kill: {spec}: invalid signal specification")
+        return 1
     if not args:
-        await interp.err("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n")
+        await interp.err(usage)
         return 2
-    if args[0] == "-l" or args[0] == "-L":
-        if len(args) > 1:
-            for a in args[1:]:
-                if a.isdigit():
-                    n = int(a)
-                    n = n - 128 if n > 128 else n
-                    await interp.out(SIGNAL_NAMES.get(n, "?") + "\n")
-                else:
-                    n = signal_number(a)
-                    await interp.out(f"{n}\n")
-            return 0
-        names = [f"{n:2d}) SIG{SIGNAL_NAMES[n]}" for n in sorted(SIGNAL_NAMES)]
-        await interp.out("\n".join("\t".join(names[i:i + 5]) for i in range(0, len(names), 5)) + "\n")
-        return 0
-    if args[0] in ("-s", "-n") and len(args) > 1:
-        n = signal_number(args[1])
-        if n is None:
-            await interp.diag(f"kill: {args[1]}: invalid signal specification")
-            return 1
-        sig = n
-        args = args[2:]
-    elif args[0].startswith("-") and len(args[0]) > 1 and args[0] != "--":
-        n = signal_number(args[0][1:])
-        if n is None:
-            await interp.diag(f"kill: {args[0][1:]}: invalid signal specification")
-            return 1
-        sig = n
-        args = args[1:]
-    if args and args[0] == "--":
-        args = args[1:]
     status = 0
     from pysh.interpreter.runner import SHELL_PID
 
@@ -1189,7 +1473,7 @@ async def signal_self(interp, sig: int) -> None:
     handler = interp.traps.get(name)
     if handler is not None:
         if handler:
-            await interp.run_trap(name)
+            await interp.run_trap(name, signal=True)
         return
     if sig in (0, 17, 18, 23, 28):  # ignored by default
         return
@@ -1198,7 +1482,53 @@ async def signal_self(interp, sig: int) -> None:
 
 @builtin("disown")
 async def b_disown(interp, argv):
-    return 0
+    args = argv[1:]
+    every = running = keep = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        for c in args[0][1:]:
+            if c not in "arh":
+                await interp.diag(f"disown: -{c}: invalid option")
+                await interp.err("disown: usage: disown [-h] [-ar] [jobspec ... | pid ...]\n")
+                return 2
+            every, running, keep = every or c == "a", running or c == "r", keep or c == "h"
+        args = args[1:]
+    status = 0
+    if args:
+        targets = []
+        for spec in args:
+            j = _job_by_spec(interp, spec)
+            if j is None:
+                await interp.diag(f"disown: {spec}: no such job")
+                status = 1
+            else:
+                targets.append(j)
+    elif every or running:
+        targets = [j for j in _jobs(interp).values() if not (running and j.done)]
+    else:
+        j = _job_by_spec(interp, "%+")
+        if j is None:
+            await interp.diag("disown: current: no such job")
+            return 1
+        targets = [j]
+    if not keep:  # (-h: kept as a job, only SIGHUP would spare it)
+        for j in targets:
+            j.disowned = True
+    return status
+
+
+@builtin("fg", "bg")
+async def b_fg(interp, argv):
+    await interp.diag(f"{argv[0]}: no job control")  # (no terminal, no job control)
+    return 1
+
+
+@builtin("suspend")
+async def b_suspend(interp, argv):
+    await interp.diag("suspend: cannot suspend: no job control")
+    return 1
 
 
 # ulimit: an emulated table (nothing real to limit in-process, except open files,
@@ -1334,7 +1664,7 @@ async def b_trap(interp, argv):
             await interp.out(f"trap -- {q} {_trap_display(name)}\n")
         return 0
     if args[0] == "-l":
-        return await b_kill(interp, ["kill", "-l"])
+        return await _list_signals(interp, [])
     if len(args) == 1 or (_int_arg(args[0]) is not None and _trap_name(args[0]) is not None
                           and len(args) >= 1 and args[0].isdigit()):
         # `trap SIG` (or numbers only): reset

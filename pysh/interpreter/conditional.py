@@ -6,9 +6,10 @@ import os
 import stat as _stat
 
 from pysh.interpreter import pattern as pat
+from pysh.interpreter.arith_eval import ArithError, ArithRuntimeError
 from pysh.interpreter.errors import ShellError
 from pysh.interpreter.expand import BREAK, QUOTED
-from pysh.interpreter.state import ASSOC
+from pysh.interpreter.state import ASSOC, NAMEREF
 from pysh.interpreter.syntax import ast as A
 from pysh.shellkit import FileSystemError
 from pysh.shellkit.streams import PipeReader, PipeWriter
@@ -122,6 +123,9 @@ def var_is_set(interp, name: str) -> bool:
             return key in v.value
         return sub in ("0",)
     v = interp.vars.lookup(name)
+    if v is not None and v.attrs & NAMEREF and v.value:  # what the reference names
+        target = interp._resolve_nameref(name)  # (bash does not look into an element)
+        return bool(target) and "[" not in target and var_is_set(interp, target)
     if v is None:
         if name.isdigit():
             return int(name) <= len(interp.positional_list()) if name != "0" else True
@@ -205,8 +209,12 @@ async def eval_cond(interp, node, invert: bool = False) -> bool:
             loc = collation_locale(interp.get_scalar)
             return less(left, right, loc) if op == "<" else less(right, left, loc)
         if op in INT_OPS:
-            a = interp.arith.evaluate_text(left) if left.strip() else 0
-            b = interp.arith.evaluate_text(right) if right.strip() else 0
+            try:
+                a = interp.arith.evaluate_text(left) if left.strip() else 0
+                b = interp.arith.evaluate_text(right) if right.strip() else 0
+            except (ArithError, ArithRuntimeError) as e:
+                await interp.diag(f"[[: {e}")  # (bash: said, and the term is false)
+                return False
             return int_compare(op, a, b)
         if op in ("-nt", "-ot", "-ef"):
             return file_compare(interp, op, left, right)

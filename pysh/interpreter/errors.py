@@ -33,6 +33,9 @@ class ExpansionError(ShellError):
     * ``"exit"``: the shell exits (``${x:?}``, an unbound variable with ``set -u``);
     * ``"line"``: the rest of the current input line is abandoned (arithmetic
       errors, bad substitutions) and the shell goes on with the next line;
+    * ``"discard"``: the same, but a ``bash -c`` string is given up altogether, and
+      ``(( ))`` and ``let`` do not catch it (an array subscript's arithmetic error:
+      bash's DISCARD; its message names no command);
     * ``"command"``: only the command fails.
     """
 

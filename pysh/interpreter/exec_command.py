@@ -33,7 +33,12 @@ from pysh.shellkit import (
     Shell,
     landlock,
 )
-from pysh.shellkit.tempdirs import new_uuid, remove_tree, system_temp_root
+from pysh.shellkit.tempdirs import (
+    make_instance_dir,
+    remove_instance_dir,
+    sweep_stale,
+    system_temp_root,
+)
 from pysh.shellkit.worker import Worker, unrestricted
 
 if TYPE_CHECKING:  # a policy is built by the embedder: its module loads only then
@@ -68,7 +73,7 @@ def synthetic_env(workspace: str, home: str = HOME) -> dict[str, str]:
 
 def _remove(path: str | None) -> None:
     if path:
-        remove_tree(path)  # fd-based: symlinks planted inside are removed, never followed
+        remove_instance_dir(path)  # fd-based: symlinks planted inside are removed, never followed
 
 
 def _cleanup(worker: list, table: MountTable | None, *dirs: str | None) -> None:
@@ -159,29 +164,26 @@ class ExecCommand:
         if self._finalizer is not None:
             raise RuntimeError("sandbox instance already open")
         root = system_temp_root()
-        temp_dir = os.path.join(root, f"{TEMP_PREFIX}{new_uuid()}")
-        os.mkdir(temp_dir, 0o700)
+        sweep_stale()  # once per process: the dirs of runs that were SIGKILLed
+        temp_dir = make_instance_dir(root, TEMP_PREFIX)
         ephemeral = eph_home = eph_overlay = None
         table = None
         try:
             ws_host = self.workspace_dir
             if ws_host is None:
-                ephemeral = os.path.join(root, f"{WORKSPACE_PREFIX}{new_uuid()}")
-                os.mkdir(ephemeral, 0o700)
+                ephemeral = make_instance_dir(root, WORKSPACE_PREFIX)
                 ws_host = ephemeral
             mounts = [Mount(self.workspace, ws_host, self.read_only, self.overlay),
                       Mount("/tmp", temp_dir), *self.extra_mounts]
             area = self.overlay_dir
             if area is None and any(m.overlay for m in mounts):
-                eph_overlay = area = os.path.join(root, f"{OVERLAY_PREFIX}{new_uuid()}")
-                os.mkdir(area, 0o700)
+                eph_overlay = area = make_instance_dir(root, OVERLAY_PREFIX)
             if not any(m.virtual.rstrip("/") == self.home.rstrip("/") for m in mounts):
                 home_host = self.home_dir
                 if home_host is not None and not os.path.isdir(home_host):
                     os.makedirs(home_host, 0o700)  # a home to keep: made on first use
                 if home_host is None:
-                    eph_home = os.path.join(root, f"{HOME_PREFIX}{new_uuid()}")
-                    os.mkdir(eph_home, 0o700)
+                    eph_home = make_instance_dir(root, HOME_PREFIX)
                     home_host = eph_home
                 mounts.append(Mount(self.home, home_host))
             table = MountTable(mounts, allow_home=self.allow_home, overlay_area=area)

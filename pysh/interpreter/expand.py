@@ -14,17 +14,13 @@ import time
 from functools import lru_cache
 
 from pysh.interpreter import pattern as pat
-from pysh.interpreter.errors import ExpansionError, NounsetError
+from pysh.interpreter.errors import ExpansionError, NounsetError, ReadonlyError
 from pysh.interpreter.state import (
-    ARRAY,
     ASSOC,
-    EXPORT,
-    INTEGER,
-    LOWER,
+    CAPCASE,
     NAMEREF,
-    READONLY,
     UPPER,
-    Var,
+    attr_letters,
 )
 from pysh.interpreter.syntax import ast as A
 
@@ -77,7 +73,7 @@ def _needs_split_or_glob(v: str, ifs: str | None) -> bool:
     for c in ifs:
         if c in v:
             return True
-    return "*" in v or "?" in v or "[" in v or "\\" in v
+    return "*" in v or "?" in v or "[" in v or "\\" in v or "(" in v  # ( : an extglob
 
 
 class Field:
@@ -311,7 +307,9 @@ class Expander:
             if type(w) is A.Assign:
                 # an assignment argument of a declaration builtin: expanded once, here
                 # (braces first: `declare x={1..3}` is three assignments, as in bash)
-                for a in _brace_assigns(w, limit) if "braceexpand" in self.opts else (w,):
+                v = w.value
+                for a in _brace_assigns(w, limit) if v is not None and "{" in (v.text or "") \
+                        and "braceexpand" in self.opts else (w,):
                     prepared = await self.prepare_assign(a)
                     if decl is None:
                         decl = {}
@@ -326,12 +324,12 @@ class Expander:
                 out.append(plan[1])
                 continue
             if kind == _DQ_PARAM:
-                v = self._param_fast(plan[1])
+                v = self.get_param_value(plan[1], False)
                 if v is not None:
                     out.append(v)
                     continue
             elif kind == _PARAM:
-                v = self._param_fast(plan[1])
+                v = self.get_param_value(plan[1], False)
                 if v is not None and v and not _needs_split_or_glob(v, self.ifs()):
                     out.append(v)
                     continue
@@ -349,15 +347,6 @@ class Expander:
         self.decl_assigns = decl or {}
         return out
 
-    def _param_fast(self, name: str) -> str | None:
-        """A plan's one parameter, or None to take the full expansion, which looks it up
-        again: the warning of a nameref cycle met here is then said once, not twice."""
-        n = len(self.deferred_diags)
-        v = self.get_param_value(name)
-        if v is None:
-            del self.deferred_diags[n:]
-        return v
-
     async def expand_word(self, word: A.Word) -> str:
         """Expansion to one string, no splitting or globbing (assignments, here-strings)."""
         plan = word.run
@@ -367,7 +356,7 @@ class Expander:
         if kind == _LIT or kind == _LIT_GLOB:
             return plan[1]
         if kind == _PARAM or kind == _DQ_PARAM:
-            v = self._param_fast(plan[1])
+            v = self.get_param_value(plan[1], False)
             if v is not None:
                 return v
         elif kind == _ARITH:
@@ -423,13 +412,14 @@ class Expander:
         return fields[0]
 
     def glob_field(self, f: Field) -> list[str]:
-        if not f.glob or "noglob" in self.opts or not pat.has_glob(f.pattern):
-            return [f.value]
         sh = self.shopts
+        ext = "extglob" in sh  # (bash matches by the option as it is now, not at parse time)
+        if not f.glob or "noglob" in self.opts or not pat.has_glob(f.pattern, ext):
+            return [f.value]
         ignore = self.get_scalar("GLOBIGNORE")
         nocase = "nocaseglob" in sh
-        # a GLOBIGNORE that is set and not null brings dotglob with it
-        matches = self.glob(f.pattern, "dotglob" in sh or bool(ignore), nocase, "globstar" in sh)
+        # (a GLOBIGNORE with patterns has turned dotglob on: Interpreter.globignore_changed)
+        matches = self.glob(f.pattern, "dotglob" in sh, nocase, "globstar" in sh, ext)
         if ignore and matches:
             matches = [m for m in matches if not _glob_ignored(m, ignore, nocase)]
         if matches:
@@ -506,7 +496,8 @@ class Expander:
             return self.session.home
         if user == "root":  # the one other account the sandbox's passwd would list
             return "/root"
-        if user in ("+", "-") or user[:1] in "+-" and user[1:].isdigit():
+        digits = user[1:] if user[:1] in "+-" else user
+        if digits.isdigit() and digits.isascii():
             return self.dirs_entry(user)
         return "~" + user
 
@@ -545,6 +536,9 @@ class Expander:
                 if v is not None and v.attrs & NAMEREF and v.value:
                     # bash: ${!ref} of a nameref is the name the last nameref in the
                     # chain refers to
+                    if not self._resolve_nameref(name, warn=False):
+                        raise ExpansionError(f"{name}: invalid indirect expansion", status=1,
+                                             action="line")
                     for _ in range(8):
                         nv = self.vars.lookup(v.value)
                         if nv is None or not nv.attrs & NAMEREF or not nv.value:
@@ -606,6 +600,8 @@ class Expander:
             if base == "+":
                 if present:
                     return await self._operand(p.arg, quoted, assign)
+                if multi:  # what is left is the parameter's own expansion ("$@": no word)
+                    return self._multi(values, quoted, star, assign)
                 return [("", QUOTED)] if quoted else []
             if base == "=":
                 if present:
@@ -613,10 +609,13 @@ class Expander:
                 if multi or name.isdigit() or name in "@*#?-$!":
                     raise ExpansionError(f"${name}: cannot assign in this way", status=1, action="line")
                 new = await self.expand_word(p.arg) if p.arg else ""
-                if index is not None:
-                    await self.assign_index(name, index, new)
-                else:
-                    self.assign(name, new)
+                try:
+                    if index is not None:
+                        await self.assign_index(name, index, new)
+                    else:
+                        self.assign(name, new)
+                except ReadonlyError as e:  # bash gives up the line, status 2 (EX_BADUSAGE)
+                    raise ExpansionError(e.message, status=2, action="line") from None
                 new = self.get_param_value(name) if index is None else new
                 return [(new or "", QUOTED if quoted else EXP)]
             # '?'
@@ -637,16 +636,22 @@ class Expander:
 
         if op in ("#", "##", "%", "%%"):
             pattern = await self.expand_pattern(p.arg)
-            nocase = False
+            ext = "extglob" in self.shopts
             if op[0] == "#":
-                items = [pat.strip_prefix(s, pattern, op == "##", nocase, self.budget) for s in items]
+                items = [pat.strip_prefix(s, pattern, op == "##", False, self.budget, ext)
+                         for s in items]
             else:
-                items = [pat.strip_suffix(s, pattern, op == "%%", nocase, self.budget) for s in items]
+                items = [pat.strip_suffix(s, pattern, op == "%%", False, self.budget, ext)
+                         for s in items]
         elif op in ("/", "//", "/#", "/%"):
             pattern = await self.expand_pattern(p.arg)
             rep = await self._replacement(p.arg2)
             items = [self._substitute(s, pattern, rep, op) for s in items]
         elif op == ":":
+            if not items if multi else value is None:
+                if name not in ("@", "*"):  # bash evaluates nothing for an unset one
+                    return self._multi([], quoted, star) if multi else \
+                        [("", QUOTED if quoted else EXP)]
             return await self._slice(p, name, index, multi, star, items, quoted)
         elif op in ("^", "^^", ",", ",,", "~", "~~"):
             pattern = await self.expand_pattern(p.arg) if p.arg is not None else None
@@ -726,6 +731,13 @@ class Expander:
     async def _length(self, name: str, index, is_all: bool, shown: str | None = None) -> str:
         if name in ("@", "*"):
             return str(len(self.positional_list()))
+        if index is not None and "nounset" in self.opts:
+            # ${#a[@]}, ${#a[i]} of an unset array (with @, of anything but an array): bash
+            # says so and gives up the line (a set array's missing element is 0)
+            var = self.vars.lookup(self._resolve_nameref(name))
+            if (var is None or var.value is None or (is_all and not isinstance(var.value, dict))) \
+                    and self.dynamic_array(name) is None:
+                raise ExpansionError(f"{name}: unbound variable", status=1, action="line")
         if is_all:
             return str(len(self.array_values(name)))
         if index is not None:
@@ -777,7 +789,8 @@ class Expander:
         def render(matched: str) -> str:
             return "".join(matched if is_amp else t for t, is_amp in rep)
 
-        lit = pat.literal_text(pattern) if pattern else None
+        ext = "extglob" in self.shopts
+        lit = pat.literal_text(pattern, ext) if pattern else None
         if lit:  # a plain string: str's own search (bash's result, without a matcher)
             if op == "/#":
                 return render(lit) + s[len(lit):] if s.startswith(lit) else s
@@ -785,12 +798,12 @@ class Expander:
                 return s[:len(s) - len(lit)] + render(lit) if s.endswith(lit) else s
             return s.replace(lit, render(lit), -1 if op == "//" else 1)
         # bash tries only matches of the length the pattern seems to have
-        fixed = pat.match_length(pattern) if pattern else -1
+        fixed = pat.match_length(pattern, ext) if pattern else -1
         if op == "/#":
-            m = pat.find_match(s, pattern, 0, "#", fixed=fixed, budget=self.budget)
+            m = pat.find_match(s, pattern, 0, "#", fixed=fixed, budget=self.budget, extglob=ext)
             return s if m is None else render(s[m[0]:m[1]]) + s[m[1]:]
         if op == "/%":
-            m = pat.find_match(s, pattern, 0, "%", fixed=fixed, budget=self.budget)
+            m = pat.find_match(s, pattern, 0, "%", fixed=fixed, budget=self.budget, extglob=ext)
             return s if m is None else s[:m[0]] + render(s[m[0]:m[1]])
         if pattern == "":
             return s
@@ -799,7 +812,7 @@ class Expander:
         n = len(s)
         while i <= n:
             self.budget.check()  # one match per round: a long subject makes many rounds
-            m = pat.find_match(s, pattern, i, fixed=fixed, budget=self.budget)
+            m = pat.find_match(s, pattern, i, fixed=fixed, budget=self.budget, extglob=ext)
             if m is None:
                 break
             a, b = m
@@ -820,8 +833,16 @@ class Expander:
         return "".join(out)
 
     async def _slice(self, p, name, index, multi, star, items, quoted):
-        off = await self.eval_arith_expr(p.offset) if p.offset is not None else 0
-        length = await self.eval_arith_expr(p.length_expr) if p.length_expr is not None else None
+        try:
+            off = await self.eval_arith_expr(p.offset) if p.offset is not None else 0
+            length = await self.eval_arith_expr(p.length_expr) if p.length_expr is not None \
+                else None
+        except NounsetError:
+            raise
+        except ExpansionError as e:
+            if e.action != "discard":  # bash names the parameter
+                e.message = f"{self._param_display(name, index)}: {e.message}"
+            raise
         if multi:
             if name in ("@", "*"):
                 items = [self.get_param_value("0") or ""] + items
@@ -875,6 +896,8 @@ class Expander:
                    unset: bool = False):
         if letter == "a":
             var = self.vars.lookup(name)
+            if var is not None and var.attrs & NAMEREF:  # what the reference names
+                var = self.vars.lookup(self._resolve_nameref(name))
             return [attr_letters(var) if var is not None else "" for _ in items]
         if letter == "A":
             var = self.vars.lookup(name)
@@ -1029,6 +1052,14 @@ def case_map(s: str, upper: bool, ascii_only: bool = False) -> str:
     return "".join(f(c) if not ascii_only or c.isascii() else c for c in s)
 
 
+def case_attr_map(s: str, attrs: int, ascii_only: bool = False) -> str:
+    """A value assigned to a variable with declare -u, -l or -c (the first character up,
+    the rest down)."""
+    if attrs & CAPCASE:
+        return case_map(s[:1], True, ascii_only) + case_map(s[1:], False, ascii_only)
+    return case_map(s, bool(attrs & UPPER), ascii_only)
+
+
 def _after_braces(parts: list) -> list:
     """A word brace expansion made: bash expands braces on the text, so ``$a`` that an
     alternative ends with takes in the name characters after the brace (``{$a,b}_c`` is
@@ -1073,7 +1104,7 @@ def _retilde(parts: list) -> list:
 
 def _brace_assigns(a: A.Assign, limit: int):
     """A declaration builtin's ``x={1..3}``: bash brace-expands its argument words."""
-    if a.value is None or a.array is not None or not any(
+    if a.value is None or a.array is not None or "{" not in (a.value.text or "") or not any(
             type(p) is A.Lit and "{" in p.text for p in a.value.parts):
         return (a,)
     from pysh.interpreter.syntax.lexer import brace_expand_parts
@@ -1126,23 +1157,3 @@ def shell_quote(s: str) -> str:
 
         return ansi_c_quote(s)
     return "'" + s.replace("'", "'\\''") + "'"
-
-
-def attr_letters(var: Var) -> str:
-    out = []
-    a = var.attrs
-    if a & ARRAY or (isinstance(var.value, dict) and not a & ASSOC):
-        out.append("a")
-    if a & ASSOC:
-        out.append("A")
-    if a & INTEGER:
-        out.append("i")
-    if a & LOWER:
-        out.append("l")
-    if a & READONLY:
-        out.append("r")
-    if a & UPPER:
-        out.append("u")
-    if a & EXPORT:
-        out.append("x")
-    return "".join(out)

@@ -259,36 +259,38 @@ def match(p: str, s: str, *, nocase: bool = False, extglob: bool = True, budget=
 
 
 @lru_cache(maxsize=1024)
-def literal_text(p: str) -> str | None:
+def literal_text(p: str, extglob: bool = True) -> str | None:
     """The text a pattern matches when it has no glob characters at all, else None."""
-    elems = parse(p)
+    elems = parse(p, extglob)
     if all(e[0] == "lit" for e in elems):
         return "".join(e[1] for e in elems)
     return None
 
 
-def _engine(p: str, nocase: bool) -> wm.Plain | wm.Ext:
-    m = compile_pattern(p, nocase=nocase)
+def _engine(p: str, nocase: bool, extglob: bool = True) -> wm.Plain | wm.Ext:
+    m = compile_pattern(p, nocase=nocase, extglob=extglob)
     if m.engine is None:  # a literal: still answer through an engine
         return wm.compile_elems([("lit", m.literal)])
     return m.engine
 
 
-def strip_prefix(s: str, p: str, longest: bool, nocase: bool = False, budget=None) -> str:
+def strip_prefix(s: str, p: str, longest: bool, nocase: bool = False, budget=None,
+                 extglob: bool = True) -> str:
     """``${s#p}`` / ``${s##p}``."""
-    lit = None if nocase else literal_text(p)
+    lit = None if nocase else literal_text(p, extglob)
     if lit is not None:
         return s[len(lit):] if s.startswith(lit) else s
-    k = _engine(p, nocase).prefix(s, longest, budget)
+    k = _engine(p, nocase, extglob).prefix(s, longest, budget)
     return s if k < 0 else s[k:]
 
 
-def strip_suffix(s: str, p: str, longest: bool, nocase: bool = False, budget=None) -> str:
+def strip_suffix(s: str, p: str, longest: bool, nocase: bool = False, budget=None,
+                 extglob: bool = True) -> str:
     """``${s%p}`` / ``${s%%p}``."""
-    lit = None if nocase else literal_text(p)
+    lit = None if nocase else literal_text(p, extglob)
     if lit is not None:
         return s[: len(s) - len(lit)] if lit and s.endswith(lit) else s
-    k = _engine(p, nocase).suffix(s, longest, budget)
+    k = _engine(p, nocase, extglob).suffix(s, longest, budget)
     return s if k < 0 else s[:k]
 
 
@@ -296,7 +298,7 @@ def _at(p: str, i: int) -> str:
     return p[i] if i < len(p) else ""
 
 
-def match_length(p: str) -> int:
+def match_length(p: str, extglob: bool = True) -> int:
     """The one length every match of ``p`` has, or -1: bash's umatchlen, which ${x/p/r}
     trusts (it tries only substrings of that length). Its bracket scan takes the first
     character after ``[`` as a member whatever it is, so ``[^]]`` counts as ``[^]``
@@ -312,7 +314,7 @@ def match_length(p: str) -> int:
             i += 1
         elif c == "*":
             return -1
-        elif c in "?+!@" and i < n and p[i] == "(":
+        elif extglob and c in "?+!@" and i < n and p[i] == "(":
             return -1
         elif c == "[":
             brack = 1
@@ -367,10 +369,11 @@ def match_length(p: str) -> int:
 
 
 def find_match(s: str, p: str, start: int = 0, anchor: str | None = None,
-               nocase: bool = False, fixed: int = -1, budget=None) -> tuple[int, int] | None:
+               nocase: bool = False, fixed: int = -1, budget=None,
+               extglob: bool = True) -> tuple[int, int] | None:
     """Leftmost-longest match of ``p`` in ``s`` from ``start`` (``anchor`` '#' or '%').
     ``fixed`` >= 0: only matches of that length count (see match_length)."""
-    eng = _engine(p, nocase)
+    eng = _engine(p, nocase, extglob)
     if anchor == "#":
         k = eng.prefix(s[start:], True, budget)
         m = None if k < 0 else (start, start + k)

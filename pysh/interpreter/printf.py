@@ -6,6 +6,7 @@ import re
 import time
 
 from pysh.interpreter.syntax.lexer import canonical_bytes
+from pysh.shellkit import LimitExceeded
 
 _SIMPLE_ESC = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
                "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
@@ -163,7 +164,8 @@ def ansi_c_quote(s: str) -> str:
     return "".join(out)
 
 
-_Q_SPECIAL = set(" \t\n|&;()<>!$`\\\"'*?[]#~=%{},^")
+# bash's bstab: what sh_backslash_quote always escapes
+_Q_SPECIAL = frozenset("\t\n !\"$&'()*,;<>?[\\]^`{|}")
 
 
 def printf_q(s: str) -> str:
@@ -174,11 +176,10 @@ def printf_q(s: str) -> str:
         return ansi_c_quote(s)
     out = []
     for i, c in enumerate(s):
-        if c in _Q_SPECIAL and not (c == "~" and i > 0) and not (c in "=%{}," and i > 0) \
-                and not (c == "#" and i > 0):
-            out.append("\\" + c)
-        else:
-            out.append(c)
+        # (a # starting the word, a ~ starting it or after : or =)
+        if c in _Q_SPECIAL or (c == "#" and i == 0) or (c == "~" and (i == 0 or s[i - 1] in ":=")):
+            out.append("\\")
+        out.append(c)
     return "".join(out)
 
 
@@ -250,11 +251,17 @@ def _parse_float(arg: str, errors: list[str]) -> float:
             return 0.0
 
 
-def printf(fmt: str, args: list[str], now=None, tz: str | None = None) -> tuple[str, list[str]]:
+def printf(fmt: str, args: list[str], now=None, tz: str | None = None,
+           max_len: int | None = None) -> tuple[str, list[str]]:
     """Format like bash's printf; returns (output, error messages). The format is
-    reused while arguments remain."""
+    reused while arguments remain.
+
+    With ``max_len`` (the run's string limit), a width or precision that would pad past it,
+    or an output that grows past it, is the string-limit error before anything is made.
+    """
     errors: list[str] = []
     out: list[str] = []
+    size = counted = 0  # the length of out[:counted], checked at each conversion
     ai = 0
     nargs = len(args)
     first = True
@@ -266,9 +273,7 @@ def printf(fmt: str, args: list[str], now=None, tz: str | None = None) -> tuple[
         while i < n:
             c = fmt[i]
             if c == "\\":
-                if i + 1 < n and fmt[i + 1] == "c":
-                    return "".join(out), errors
-                # printf's own escapes (like echo -e, plus \" \')
+                # printf's own escapes (\c stops output only in a %b argument) (like echo -e, plus \" \')
                 j = i + 1
                 if j < n and fmt[j] in "01234567":
                     k = j
@@ -339,6 +344,12 @@ def printf(fmt: str, args: list[str], now=None, tz: str | None = None) -> tuple[
                     prec = p or "0"
             while j < n and fmt[j] in "hlLjzt":
                 j += 1
+            if max_len is not None:
+                size += sum(map(len, out[counted:]))
+                counted = len(out)
+                if size > max_len or (width and int(width) > max_len) or (
+                        prec is not None and int(prec) > max_len and fmt[j:j + 1] not in "sbqQ"):
+                    raise LimitExceeded("string", f"{max_len} bytes")
             if j < n and fmt[j] == "(":
                 close = fmt.find(")", j)
                 if close < 0 or close + 1 >= n or fmt[close + 1] != "T":

@@ -57,7 +57,8 @@ def expand_prompt(interp, s: str) -> str:
         elif d == "d":
             out.append(time.strftime("%a %b %d"))
         elif d == "j":
-            out.append(str(sum(1 for j in interp.session.jobs.values() if not j.done)))
+            out.append(str(sum(1 for j in interp.session.jobs.values()
+                               if not j.done and not j.disowned)))
         elif d == "!" or d == "#":
             out.append("1")
         elif d in "[]":

@@ -15,6 +15,7 @@ from pysh.shellkit import (
     encode,
 )
 from pysh.shellkit.confine import STREAM
+from pysh.shellkit.streams import door_cap
 
 _INPUT_OPS = {"<", "<>", "<<", "<<-", "<<<", "<&"}
 
@@ -25,6 +26,7 @@ class DuplexFile(InputStream, OutputStream):
     def __init__(self, f) -> None:
         InputStream.__init__(self)
         self.file = f
+        self.cap = door_cap(f, self.cap)
 
     async def _fill(self) -> bytes:
         try:
@@ -95,41 +97,69 @@ async def _heredoc_bytes(interp, r: A.Redir) -> bytes:
 
 
 async def apply_redirections(interp, redirs: list, permanent: bool, external: bool = False):
-    from pysh.interpreter.runner import _Redirected
-
+    """``permanent`` (exec): made in the shell's own table, and all undone if one fails
+    (as bash's undo list)."""
     if permanent:
         fds = interp.fds
     else:
         fds = dict(interp.fds)
     owned: list = []
+    replaced: list = []  # permanent: (fd, what it was), closed once all are made
 
     def install(n: int, stream) -> None:
         old = fds.get(n)
         if permanent:
-            if old is not None and old is not stream:
-                old.close()
+            if old is not stream:
+                replaced.append((n, old))
         elif old is not None and any(o is old for o in owned):
             owned.remove(old)
             old.close()
         fds[n] = stream
-        if not permanent:
-            owned.append(stream)
+        owned.append(stream)
 
     def remove(n: int) -> None:
         old = fds.pop(n, None)
         if old is None:
             return
         if permanent:
-            old.close()
+            replaced.append((n, old))
         elif any(o is old for o in owned):
             owned.remove(old)
             old.close()
 
-    async def fail(message: str):
+    def undo() -> None:
         for s in owned:
             s.close()
-        await interp.diag(message)
+        for n, old in reversed(replaced):
+            if old is None:
+                fds.pop(n, None)
+            else:
+                fds[n] = old
+
+    async def fail(message: str):
+        # bash says it through the redirections made so far (2>&1 >/bad: on stdout)
+        saved, interp.fds = interp.fds, fds
+        try:
+            await interp.diag(message)
+        finally:
+            interp.fds = saved
+        undo()
         return None
+
+    try:
+        red = await _apply(interp, redirs, permanent, external, fds, owned, install, remove, fail)
+    except BaseException:
+        undo()
+        raise
+    if permanent and red is not None:
+        for _, old in replaced:
+            if old is not None:
+                old.close()
+    return red
+
+
+async def _apply(interp, redirs, permanent, external, fds, owned, install, remove, fail):
+    from pysh.interpreter.runner import _Redirected
 
     for r in redirs:
         op = r.op
@@ -200,9 +230,10 @@ async def apply_redirections(interp, redirs: list, permanent: bool, external: bo
             stream = await _open(interp, op, path, fds)
             if op in ("&>", "&>>"):
                 install(1, stream)
-                fds[2] = stream
                 if permanent:
-                    stream.dup()
+                    install(2, stream.dup())
+                else:
+                    fds[2] = stream
                 continue
             install(n, stream)
             if r.fd_var is not None:
@@ -217,8 +248,6 @@ async def apply_redirections(interp, redirs: list, permanent: bool, external: bo
             return await fail(f"{e.args[0]}: cannot overwrite existing file")
         except _NoMatch as e:
             if not external:  # the shell's own redirection: bash gives up the line
-                for stream in owned:
-                    stream.close()
                 from pysh.interpreter.errors import ExpansionError
 
                 raise ExpansionError(e.args[0], status=1, action="line") from None

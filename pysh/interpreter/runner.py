@@ -27,22 +27,21 @@ from pysh.interpreter.errors import (
     ReturnFromFunction,
     ShellError,
 )
-from pysh.interpreter.expand import Expander, case_map
+from pysh.interpreter.expand import Expander, case_attr_map
 from pysh.interpreter.state import (
     ARRAY,
     ASSOC,
+    CASE_ATTRS,
     DEFAULT_SET,
     DEFAULT_SHOPT,
     EXPORT,
     INTEGER,
-    LOWER,
     NAMEREF,
     PROPAGATE,
     READONLY,
     SET_OPTIONS,
     SHOPT_OPTIONS,
     TEMPVAR,
-    UPPER,
     Frame,
     Var,
     Variables,
@@ -50,7 +49,6 @@ from pysh.interpreter.state import (
     valid_ref_name,
 )
 from pysh.interpreter.syntax import ast as A
-from pysh.interpreter.syntax.bashprint import xtrace_word as _xtrace_quote
 from pysh.interpreter.syntax.errors import ArithError, ParseError
 from pysh.shellkit import (
     WRITE_ERROR,
@@ -87,7 +85,7 @@ STATUS_SIGPIPE = 141
 
 class Job:
     __slots__ = ("pid", "number", "command", "status", "done", "event", "cancel_scope", "started",
-                 "notified")
+                 "notified", "disowned")
 
     def __init__(self, pid: int, number: int, command: str):
         self.pid = pid
@@ -101,6 +99,7 @@ class Job:
         self.cancel_scope = None  # its anyio.CancelScope while it runs
         self.started = time.time()
         self.notified = False
+        self.disowned = False  # (disown: no longer a job of the shell's, still a process)
 
 
 class Session:
@@ -148,6 +147,8 @@ class _Redirected:
 class Interp(Expander):
     """One shell (or subshell)."""
 
+    stage_cmd = None  # a pipeline element's command, in the subshell running it
+
     def __init__(self, session: Session, *, fds: dict | None = None, argv0: str = "pysh",
                  args: list[str] | None = None, cwd: str | None = None,
                  env: dict[str, str] | None = None, interactive: bool = False):
@@ -167,6 +168,7 @@ class Interp(Expander):
         self.deferred_diags: list[str] = []  # messages from code that cannot await
         self.cwd = cwd or session.root.cwd
         self.dirstack: list[str] = []
+        self.argv_base: list[str] | None = None  # BASH_ARGV's bottom, once extdebug is on
         self.fds: dict[int, InputStream | OutputStream] = fds if fds is not None else {}
         self.argv0 = argv0
         self.argv: list[str] = list(args or [])
@@ -195,6 +197,7 @@ class Interp(Expander):
         self.arith = ArithEvaluator(self)
         self._path_cache: tuple[str, list[str]] | None = None
         self.hashed: dict[str, str] = {}
+        self.hash_hits: dict[str, int] = {}  # how often each hashed name was looked up
         self.decl_assigns: dict = {}  # argv index -> (Assign, prepared) of the last expansion
         self.procsub_fds: list = []  # (fd table, fd, stream) of <(...) / >(...) to close after
         self.last_parse_failed = False
@@ -235,18 +238,20 @@ class Interp(Expander):
             "BASH": "/usr/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
             "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "PPID": str(SHELL_PID - 1),
             "UID": "1000", "EUID": "1000", "OPTERR": "1", "TERM": "dumb",
-            "COMP_WORDBREAKS": " \t\n\"'@><=;|&(:",
             "BASH_LOADABLES_PATH": "/usr/local/lib/bash:/usr/lib/bash:/opt/local/lib/bash:"
                                    "/usr/pkg/lib/bash:/opt/pkg/lib/bash:.",
         }
         for k, v in defaults.items():
             if k not in g:
                 g[k] = Var(v)
+        if "OLDPWD" not in g:
+            g["OLDPWD"] = Var(None, EXPORT)  # bash's: exported, set by the first cd
         if "PATH" not in g:
             # started without PATH (env -i): bash's default, not exported
             g["PATH"] = Var("/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.")
         for k in ("UID", "EUID", "PPID"):
             g[k].attrs |= READONLY | INTEGER
+        g["OPTIND"].attrs |= INTEGER
         # an exported SHELLOPTS / BASHOPTS sets the new shell's options (and stays exported)
         exported = set()
         for var, table, current in (("SHELLOPTS", SET_OPTIONS, self.opts),
@@ -303,7 +308,7 @@ class Interp(Expander):
         new.history = list(self.history)
         new.opts = set(self.opts)
         new.shopts = set(self.shopts)
-        new.traps = {k: v for k, v in self.traps.items() if v == ""}  # ignored stay ignored
+        new.traps = {k: v for k, v in self.traps.items() if v == "" or k in _inherited(self.opts)}
         new.parent_traps = dict(self.traps)
         new.aliases = dict(self.aliases)
         new.deferred_diags = []
@@ -316,6 +321,7 @@ class Interp(Expander):
         new.arith = ArithEvaluator(new)
         new.env_cache = None
         new.hashed = dict(self.hashed)
+        new.hash_hits = dict(self.hash_hits)
         new.procsub_fds = []
         new.call_stack = list(self.call_stack)
         new.func_files = dict(self.func_files)
@@ -397,9 +403,9 @@ class Interp(Expander):
             return val.get(0) if not v.attrs & ASSOC else val.get("0")
         return val
 
-    def _resolve_nameref(self, name: str) -> str:
+    def _resolve_nameref(self, name: str, *, warn: bool = True) -> str:
         """The variable a nameref chain ends at; "" (no variable) for a cycle, with bash's
-        warning (find_variable_nameref: at most NAMEREF_MAX links)."""
+        warning unless ``warn`` is off (find_variable_nameref: at most NAMEREF_MAX links)."""
         first = name
         orig = v = self.vars.lookup(name)
         level = 0
@@ -410,12 +416,14 @@ class Interp(Expander):
             prev, name = v, v.value
             v = self.vars.lookup(name.partition("[")[0])
             if v is orig or v is prev:
-                self.deferred_diags.append(f"warning: {first}: circular name reference")
+                if warn:
+                    self.deferred_diags.append(f"warning: {first}: circular name reference")
                 return ""
         return name
 
-    def get_param_value(self, name: str) -> str | None:
-        """A scalar parameter: specials, positionals, dynamic and ordinary variables."""
+    def get_param_value(self, name: str, warn: bool = True) -> str | None:
+        """A scalar parameter: specials, positionals, dynamic and ordinary variables.
+        (``warn``: False where an unset value is looked up again, warnings and all.)"""
         v = self.vars.lookup(name)
         if v is not None:
             val = v.value
@@ -451,7 +459,7 @@ class Interp(Expander):
             return None
         v = self.vars.lookup(name)
         if v is not None and v.attrs & NAMEREF:
-            target = self._resolve_nameref(name)
+            target = self._resolve_nameref(name, warn=warn)
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
@@ -583,6 +591,9 @@ class Interp(Expander):
             return self.argv0
         if name == "DIRSTACK":
             return self.cwd
+        if name == "COMP_WORDBREAKS":  # bash computes it once asked, then it is a variable
+            self.vars.globals[name] = Var(_WORDBREAKS)
+            return _WORDBREAKS
         if name == "SHELLOPTS":
             return ":".join(sorted(self.opts))
         if name == "BASHOPTS":
@@ -605,28 +616,71 @@ class Interp(Expander):
             return dict(enumerate(lines)) if lines else None
         if name == "GROUPS":
             return {0: "1000"}
-        if name == "BASH_ARGV":
-            return dict(enumerate(reversed(self.positional_list())))
-        if name == "BASH_ARGC":
-            return {0: str(len(self.positional_list()))}
+        if name in ("BASH_ARGV", "BASH_ARGC"):
+            argv, argc = self.bash_argv()
+            return dict(enumerate(argv if name == "BASH_ARGV" else argc))
         if name == "DIRSTACK":
             return dict(enumerate([self.cwd] + self.dirstack))
+        if name == "BASH_ALIASES":
+            return dict(self.aliases)
+        if name == "BASH_CMDS":
+            return dict(self.hashed)
         return None
 
-    def dynamic_as_var(self, name: str) -> Var | None:
-        """A variable the shell computes, as ``declare -p`` shows it."""
-        if name in ("PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "GROUPS"):
+    def bash_argv(self) -> tuple[list[str], list[str]]:
+        """BASH_ARGV and BASH_ARGC: the shell's arguments (taken when extdebug is turned
+        on, or when they are first looked at outside any function), and under extdebug
+        each call's arguments on top."""
+        if self.argv_base is None and ("extdebug" in self.shopts or self.vars.call_frame() is None):
+            self.argv_base = list(self.argv)
+        if self.argv_base is None:
+            return [], []
+        argv: list[str] = []
+        argc: list[str] = []
+        for f in reversed(self.vars.frames):
+            if f.shown_args is not None:
+                argv.extend(reversed(f.shown_args))
+                argc.append(str(len(f.shown_args)))
+        argv.extend(reversed(self.argv_base))
+        argc.append(str(len(self.argv_base)))
+        return argv, argc
+
+    def dynamic_as_var(self, name: str, listing: bool = False) -> Var | None:
+        """A variable the shell computes, as ``declare -p NAME`` shows it; with
+        ``listing``, as a whole listing (declare -p, set) shows it: bash computes most of
+        them only when they are named, so there they have no value yet."""
+        if self.lost_specials and name in self.lost_specials:
+            return None
+        kind = _DYNAMIC_KINDS.get(name)
+        if kind is None:
+            return Var(self.last_arg, 0) if name == "_" else None
+        attrs, computed = kind
+        if name == "PIPESTATUS":
+            return Var(self.dynamic_array(name), 0) if self.pipestatus else None
+        if attrs & (ARRAY | ASSOC):
+            if listing and (not computed or name in ("BASH_ARGV", "BASH_ARGC")
+                            and self.argv_base is None):
+                return Var({}, attrs)
             d = self.dynamic_array(name)
-            if name == "PIPESTATUS" and not d:
-                return None
-            return Var(d, 0) if d else Var(None, ARRAY)
-        if name in ("RANDOM", "SRANDOM"):
-            return Var(self.dynamic_var(name), INTEGER)
-        if name in ("LINENO", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID"):
-            return Var(self.dynamic_var(name), 0)
-        if name == "_":
-            return Var(self.last_arg, 0)
-        return None
+            if name in ("FUNCNAME", "BASH_SOURCE", "BASH_LINENO") and not d:
+                return Var(None, ARRAY) if name == "FUNCNAME" else Var({}, ARRAY)
+            return Var(d or {}, attrs)
+        if listing:
+            return Var(None, 0 if name == "SECONDS" else attrs)  # (-i once it is named)
+        return Var(self.dynamic_var(name), attrs)
+
+    def listed_vars(self) -> list[tuple[str, Var]]:
+        """Every variable as a whole listing shows it (declare -p, set), the ones the
+        shell computes among them, in name order."""
+        real = dict(self.vars.visible())
+        for name in _DYNAMIC_KINDS:
+            v = real.get(name)
+            if v is None or v.value is None:
+                v = self.dynamic_as_var(name, listing=True)
+                if v is not None:
+                    real[name] = v
+        real.setdefault("_", Var(self.last_arg, 0))
+        return sorted(real.items())
 
     def extglob_on(self) -> bool:
         """Whether the parser reads @( !( +( *( ?( as patterns: shopt extglob, as in bash
@@ -677,7 +731,18 @@ class Interp(Expander):
     # -- arrays --------------------------------------------------------------
     def is_assoc(self, name: str) -> bool:
         v = self.vars.lookup(name)
-        return v is not None and bool(v.attrs & ASSOC)
+        if v is None:
+            return self.assoc_view(name) is not None
+        return bool(v.attrs & ASSOC)
+
+    def assoc_view(self, name: str) -> dict | None:
+        """BASH_ALIASES and BASH_CMDS (while no variable hides them): the alias and
+        command hash tables. An element assigned adds to the table; bash ignores unset."""
+        if name == "BASH_ALIASES" or name == "BASH_CMDS":
+            if name in self.lost_specials or self.vars.lookup(name) is not None:
+                return None
+            return self.aliases if name == "BASH_ALIASES" else self.hashed
+        return None
 
     def array_items(self, name: str) -> list:
         v = self.vars.lookup(self._resolve_nameref(name))
@@ -703,7 +768,7 @@ class Interp(Expander):
         try:
             idx = self.arith.evaluate_text(text)
         except (ArithError, ArithRuntimeError) as e:
-            raise ExpansionError(str(e), status=1, action="line") from None
+            raise ExpansionError(str(e), status=1, action="discard") from None
         if idx < 0:
             arr = var.value if var is not None and isinstance(var.value, dict) else {}
             top = max(arr) + 1 if arr else 0
@@ -713,21 +778,23 @@ class Interp(Expander):
     async def subscript_value(self, name: str, index: A.ArithExpr) -> str | int:
         """The key of ``name[index]``: a string for associative arrays, an int otherwise."""
         v = self.vars.lookup(name)
-        if v is not None and v.attrs & ASSOC:
+        if v is not None and v.attrs & ASSOC or v is None and self.assoc_view(name) is not None:
             return await self.expand_key(index.word)
         text = index.text
         if index.node is not None:
+            saved, self.arith.text = self.arith.text, text
             try:
                 idx = self.arith.eval(index.node)
-            except (ArithError, ArithRuntimeError) as e:  # a variable's value that will not parse
-                raise ExpansionError(str(e), status=1, action="line") from None
-            self.arith.text = text
+            except (ArithError, ArithRuntimeError) as e:  # (a value that will not parse, too)
+                raise ExpansionError(str(e), status=1, action="discard") from None
+            finally:
+                self.arith.text = saved
         else:
             expanded = await self.expand_word(index.word)
             try:
                 idx = self.arith.evaluate_text(expanded)
             except (ArithError, ArithRuntimeError) as e:
-                raise ExpansionError(str(e), status=1, action="line") from None
+                raise ExpansionError(str(e), status=1, action="discard") from None
         if idx < 0:
             arr = v.value if v is not None and isinstance(v.value, dict) else (
                 {0: v.value} if v is not None and v.value is not None else
@@ -770,18 +837,20 @@ class Interp(Expander):
             raise ReadonlyError(name)
 
     def _coerce(self, v: Var | None, value: str, name: str, append_to: str | None = None) -> str:
-        if v is not None and v.attrs & (INTEGER | LOWER | UPPER):
+        if v is not None and v.attrs & (INTEGER | CASE_ATTRS):
             if v.attrs & INTEGER:
                 try:
                     n = self.arith.evaluate_text(value)
                     if append_to is not None:
                         n = int(self.arith.evaluate_text(append_to or "0")) + n
-                except (ArithError, ArithRuntimeError) as e:
-                    raise ShellError(str(e)) from None
+                except (ArithError, ArithRuntimeError) as e:  # (bash gives up the line)
+                    err = ExpansionError(str(e), status=1, action="discard")
+                    err.arith = True  # (a builtin assigning it is named: read: 1/0: ...)
+                    raise err from None
                 return str(n)
             if append_to is not None:
                 value = append_to + value
-            return case_map(value, not v.attrs & LOWER, self.c_ctype())
+            return case_attr_map(value, v.attrs, self.c_ctype())
         return value if append_to is None else append_to + value
 
     def assign(self, name: str, value: str, *, append: bool = False, local: bool = False) -> None:
@@ -864,6 +933,17 @@ class Interp(Expander):
             self.vars.lookup("SECONDS").value = None
         elif name == "LINENO":
             self.vars.lookup("LINENO").value = None
+        elif name == "GLOBIGNORE":
+            self.globignore_changed()
+
+    def globignore_changed(self) -> None:
+        """bash's setup_glob_ignore: a GLOBIGNORE that is not null turns dotglob on, an
+        unset one turns it off (a null one leaves it)."""
+        v = self.get_scalar("GLOBIGNORE")
+        if v is None:
+            self.shopts.discard("dotglob")
+        elif v:
+            self.shopts.add("dotglob")
 
     def assign_key(self, name: str, key, value: str, *, append: bool = False,
                    local: bool = False) -> None:
@@ -872,6 +952,10 @@ class Interp(Expander):
             cf.locals.get(name) if cf is not None else self.vars.globals.get(name))
         self._check_writable(name, v)
         if v is None:
+            view = None if local else self.assoc_view(name)
+            if view is not None:
+                view[str(key)] = value
+                return
             v = Var({}, EXPORT if "allexport" in self.opts else 0)
             if local:
                 self.vars.set_local(name, v)
@@ -891,7 +975,7 @@ class Interp(Expander):
 
     async def assign_index(self, name: str, index: A.ArithExpr, value: str, *,
                            append: bool = False, local: bool = False) -> None:
-        name = self._resolve_nameref(name)
+        name = self._resolve_nameref(name, warn=False) or _circular(name)
         try:
             key = await self.subscript_value(name, index)
         except BadSubscript as e:
@@ -904,7 +988,7 @@ class Interp(Expander):
         if not local:
             v = self.vars.lookup(name)
             if v is not None and v.attrs & NAMEREF:
-                name = self._resolve_nameref(name)
+                name = self._resolve_nameref(name, warn=False) or _circular(name)
         if local:
             cf = self.vars.call_frame()
             v = cf.locals.get(name) if cf is not None else self.vars.globals.get(name)
@@ -960,6 +1044,7 @@ class Interp(Expander):
         if v is None:
             d = self.dynamic_array(name)
             if d is None:
+                self._int_index(index)  # (bash evaluates the subscript all the same)
                 return None
             return d.get(self._int_index(index))
         if v.attrs & ASSOC:
@@ -1045,10 +1130,12 @@ class Interp(Expander):
     def fs(self):
         return self.session.root.fs.at(self.cwd)
 
-    def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool) -> list[str]:
+    def glob(self, pattern: str, dotglob: bool, nocase: bool, globstar: bool,
+             extglob: bool = True) -> list[str]:
         from pysh.interpreter.collate import collation_locale, sort_key
 
         return globmod.glob(self.fs, pattern, dotglob=dotglob, nocase=nocase, globstar=globstar,
+                            extglob=extglob,
                             skipdots="globskipdots" in self.shopts, budget=self.budget,
                             key=sort_key(collation_locale(self.get_scalar)))
 
@@ -1071,19 +1158,24 @@ class Interp(Expander):
         try:
             status = await fn(self, node)
         except ShellError as e:
-            await self.diag(e.message)
-            if isinstance(e, ExpansionError) and e.action != "command":
-                if e.action == "exit" and not self.interactive:
-                    # bash: 127 for `bash -c` (1 there too under errexit), 1 for a script or stdin
-                    raise ExitShell(127 if getattr(self, "invocation", "") == "c"
-                                    and "errexit" not in self.opts else e.status) from None
-                raise AbortLine(e.status) from None
-            status = e.status
-            self.status = status
-            if type(node) is A.Simple:
-                self.set_pipestatus([status])
-            await self.check_errexit(status)
+            status = await self.shell_error(e, type(node) is A.Simple)
         self.status = status
+        return status
+
+    async def shell_error(self, e: ShellError, simple: bool = False) -> int:
+        """A command's error: said, then the shell exits, gives up the line, or the
+        command fails (its status returned)."""
+        await self.diag(e.message)
+        if isinstance(e, ExpansionError) and e.action != "command":
+            if e.action == "exit" and not self.interactive:
+                # bash: 127 for `bash -c` (1 there too under errexit), 1 for a script or stdin
+                raise ExitShell(127 if getattr(self, "invocation", "") == "c"
+                                and "errexit" not in self.opts else e.status) from None
+            raise AbortLine(e.status, discard=e.action == "discard") from None
+        status = self.status = e.status
+        if simple:
+            self.set_pipestatus((status,))
+        await self.check_errexit(status)
         return status
 
     # -- errexit -------------------------------------------------------------
@@ -1091,6 +1183,7 @@ class Interp(Expander):
         if status == 0 or self.errexit_suppressed:
             return
         if "ERR" in self.traps and not self.in_trap:
+            self.status = status  # the trap's $? is the failed command's status
             await self.run_trap("ERR")
         if "errexit" in self.opts:
             raise ExitShell(status)
@@ -1107,13 +1200,14 @@ class Interp(Expander):
                 await self.run_trap("DEBUG")
         self.cmdsub_status = None
         words = node.words
-        mark = len(self.procsub_fds)
+        procsubs = self.procsub_fds
+        mark = len(procsubs) if procsubs else 0
         if not words:
             try:
                 return await self._assignments_only(node)
             finally:
-                if len(self.procsub_fds) > mark:  # x=<(cmd): closed when the line is done
-                    self.close_procsubs(mark)
+                if self.procsub_fds and len(self.procsub_fds) > mark:
+                    self.close_procsubs(mark)  # x=<(cmd): closed when the line is done
                 if self.deferred_diags:  # x=$a with a circular a
                     await self._flush_diags()
         argv = await self.expand_words(words)
@@ -1123,7 +1217,7 @@ class Interp(Expander):
             try:
                 return await self._assignments_only(node)
             finally:
-                if len(self.procsub_fds) > mark:
+                if self.procsub_fds and len(self.procsub_fds) > mark:
                     self.close_procsubs(mark)
         try:
             # bash: the words first, then the prefix assignments, one by one (each sees
@@ -1131,6 +1225,8 @@ class Interp(Expander):
             temp = await self._temp_assigns(node.assigns) if node.assigns else None
             try:
                 if "xtrace" in self.opts:
+                    if self.decl_assigns:
+                        await self._trace_decl_arrays()
                     await self.err(await self.ps4() + " ".join(_xtrace_quote(x) for x in argv) + "\n")
             except BaseException:
                 if temp is not None:
@@ -1138,16 +1234,19 @@ class Interp(Expander):
                 raise
             status = await self.invoke(argv, node, words, temp)
         finally:
-            if len(self.procsub_fds) > mark:
+            if self.procsub_fds and len(self.procsub_fds) > mark:
                 self.close_procsubs(mark)
         if self.deferred_diags:
             await self._flush_diags()
         self.last_arg = argv[-1]
-        self.set_pipestatus([status])
-        await self.check_errexit(status)
+        self.pipestatus = (status,)  # (set_pipestatus, inline: this path is hot)
+        if "PIPESTATUS" in self.vars.globals:
+            del self.vars.globals["PIPESTATUS"]
+        if node is not self.stage_cmd:  # (a pipeline's element: the pipeline's status counts)
+            await self.check_errexit(status)
         return status
 
-    def set_pipestatus(self, statuses: list[int]) -> None:
+    def set_pipestatus(self, statuses) -> None:
         """bash sets PIPESTATUS after each simple command, subshell, (( )), [[ ]] and
         pipeline (compound commands leave it be); what a script assigned to it goes."""
         self.pipestatus = statuses
@@ -1176,7 +1275,9 @@ class Interp(Expander):
             else:
                 red.close()
         self.last_arg = ""
-        self.set_pipestatus([status])
+        self.pipestatus = (status,)  # (set_pipestatus, inline)
+        if "PIPESTATUS" in self.vars.globals:
+            del self.vars.globals["PIPESTATUS"]
         await self.check_errexit(status)
         return status
 
@@ -1261,6 +1362,18 @@ class Interp(Expander):
         # command substitution
         return text[:1] * (self.xtrace_level - 1) + text if text else text
 
+    async def _trace_decl_arrays(self) -> None:
+        """set -x: bash shows a declaration builtin's array arguments first, one line each,
+        every key and value single-quoted (``a=(['k']='v' 'w')``); the command's own line
+        then has only their names."""
+        from pysh.interpreter.syntax.bashprint import single_quote
+
+        for a, (kind, items) in self.decl_assigns.values():
+            if kind == "array":
+                els = " ".join(("" if k is None else f"[{single_quote(k)}]{'+' if app else ''}=")
+                               + single_quote(v) for k, v, app in items)
+                await self.err(await self.ps4() + f"{a.name}{'+=' if a.append else '='}({els})\n")
+
     @staticmethod
     def _assign_trace(a: A.Assign, prepared) -> str:
         op = "+=" if a.append else "="
@@ -1327,6 +1440,11 @@ class Interp(Expander):
             if name in _DECL_BUILTINS:
                 self._assign_args = self.decl_assigns
             return await self._run_builtin(builtin, argv)
+        except ShellError as e:
+            if saved_fds is None:
+                raise
+            # said through the command's redirections (echo x 2>&1 >&-), as bash does
+            return await self.shell_error(e, simple=True)
         finally:
             if saved_fds is not None:
                 await self._flush_fds()
@@ -1348,8 +1466,8 @@ class Interp(Expander):
         try:
             return await builtin(self, argv)
         except ShellError as e:
-            if e.message.startswith("write error:"):  # bash: echo: write error: ...
-                e.message = f"{argv[0]}: {e.message}"
+            if e.message.startswith("write error:") or getattr(e, "arith", False):
+                e.message = f"{argv[0]}: {e.message}"  # bash: echo: write error: ...
             raise
         except (BrokenPipe, FileSystemError):
             raise
@@ -1436,6 +1554,8 @@ class Interp(Expander):
                 self.budget.check_string(len(value))
                 frame.locals[a.name] = Var(value, EXPORT | TEMPVAR)
                 self.vars.env_version += 1
+                if a.name == "PATH":
+                    self.hashed.clear()  # bash: a PATH for one command flushes the table too
         except BaseException:
             self._restore_temp(frame, propagate=False)
             raise
@@ -1487,12 +1607,15 @@ class Interp(Expander):
         limit = self.budget.limits.max_call_depth
         if self.call_depth >= limit:
             raise LimitExceeded("call depth", f"{limit} nested calls")
-        # a function does not inherit the RETURN trap unless set -T (functrace) is on;
-        # one it sets itself runs when it returns, and stays set
-        hidden_return = None
-        if "RETURN" in self.traps and "functrace" not in self.opts:
-            hidden_return = self.traps.pop("RETURN")
+        # a function inherits the DEBUG and RETURN traps only under set -T (functrace) or
+        # declare -ft, the ERR trap only under set -E (errtrace); one it sets itself
+        # stays set, and the hidden ones come back if it left theirs unset
+        hidden = self._hide_traps(fn.name) if self.traps else None
         frame = Frame(fn.name, argv[1:], self.lineno)
+        if "extdebug" in self.shopts:  # (BASH_ARGV and BASH_ARGC show them)
+            frame.shown_args = argv[1:]
+            if self.argv_base is None:
+                self.argv_base = list(self.argv)
         if temp is not None:
             frames = self.vars.frames
             if frames and frames[-1] is temp:
@@ -1502,10 +1625,14 @@ class Interp(Expander):
         self.call_stack.append((fn.name, self.func_files.get(fn.name, ""), self.lineno, True))
         self.call_depth += 1
         saved_line = self.lineno
+        end_line = fn.line  # what LINENO is in the RETURN trap: return's line, else this
         try:
+            if "DEBUG" in self.traps and not self.in_trap:
+                await self.run_trap("DEBUG")  # (bash traps the start of a traced function)
             status = await self.exec_compound(fn.body)
         except ReturnFromFunction as r:
             status = r.status
+            end_line = self.lineno
         except RecursionError:  # Python's stack ran out before max_call_depth did
             raise LimitExceeded("call depth", f"{self.call_depth} nested calls are as deep as "
                                 "this interpreter's stack goes") from None
@@ -1515,29 +1642,53 @@ class Interp(Expander):
             if frame.saved_opts is not None:  # local -: the options come back
                 self.opts = frame.saved_opts
                 self.sync_option_vars()
+            if "GLOBIGNORE" in frame.locals:
+                self.globignore_changed()
             if temp is not None:  # what the function unset or replaced is not propagated
                 temp.locals = {k: v for k, v in temp.locals.items() if frame.locals.get(k) is v}
             self.call_stack.pop()
             self.vars.env_version += 1  # exported locals go out of scope
             self.lineno = saved_line
         if "RETURN" in self.traps and not self.in_trap:
-            await self.run_trap("RETURN")
-        if hidden_return is not None and "RETURN" not in self.traps:
-            self.traps["RETURN"] = hidden_return
+            self.lineno = end_line
+            try:
+                await self.run_trap("RETURN")
+            finally:
+                self.lineno = saved_line
+        if hidden:
+            for name, handler in hidden.items():
+                self.traps.setdefault(name, handler)
         return status
+
+    def _hide_traps(self, name: str) -> dict | None:
+        """The DEBUG, ERR and RETURN traps a call of function ``name`` does not inherit,
+        taken out of the table (bash's execute_function)."""
+        traps = self.traps
+        if "DEBUG" not in traps and "ERR" not in traps and "RETURN" not in traps:
+            return None
+        traced = "functrace" in self.opts or "t" in self.func_attrs.get(name, "")
+        hidden = {}
+        for sig in ("DEBUG", "ERR", "RETURN"):
+            if sig in traps and not (traced if sig != "ERR" else "errtrace" in self.opts):
+                hidden[sig] = traps.pop(sig)
+        return hidden
 
     async def exec_compound(self, node) -> int:
         return await self.execute(node)
 
     # -- external (registered) commands and scripts --------------------------------
-    def find_command(self, name: str, use_hash: bool = True) -> tuple[str, str] | None:
-        """('command', path) for a registered command, ('script', path) for a file."""
-        hit = self.hashed.get(name) if use_hash else None
+    def find_command(self, name: str, use_hash: bool = True,
+                     path: str | None = None) -> tuple[str, str] | None:
+        """('command', path) for a registered command, ('script', path) for a file.
+        ``path``: a search path instead of $PATH (command -p), hashing nothing."""
+        hit = self.hashed.get(name) if use_hash and path is None else None
         if hit is not None:
+            self.hash_hits[name] = self.hash_hits.get(name, 0) + 1  # (hash shows the count)
             return ("command", hit) if hit.rsplit("/", 1)[0] in COMMAND_DIRS else ("script", hit)
-        path = self.get_scalar("PATH")
         if path is None:
-            path = ""
+            path = self.get_scalar("PATH")
+            if path is None:
+                path = ""
         registry = self.session.registry
         for d in path.split(":"):
             d = d or "."
@@ -1545,6 +1696,7 @@ class Interp(Expander):
                 p = f"{d}/{name}"
                 if use_hash:
                     self.hashed[name] = p
+                    self.hash_hits[name] = 1
                 return ("command", p)
             if d in COMMAND_DIRS:
                 continue
@@ -1554,6 +1706,7 @@ class Interp(Expander):
                 if fs.is_file(cand) and fs.access(cand, os.X_OK):
                     if use_hash and not cand.startswith("./") and d != ".":
                         self.hashed[name] = cand  # bash hashes what PATH found, until hash -r
+                        self.hash_hits[name] = 1
                     return ("script", cand)
             except (FileSystemError, OSError):
                 continue
@@ -1597,16 +1750,18 @@ class Interp(Expander):
         its environment gets _=path), not another program (env, xargs)."""
         name = argv[0]
         found = ("script", name) if "/" in name else None
+        searched = found is not None
         env = self.env()
         if temp is not None:
             try:
                 env = dict(env)
-                if found is None and "PATH" in temp.locals:
+                if not searched and "PATH" in temp.locals:
                     # bash searches a PATH given for the command (and hashes nothing)
                     found = self.find_command(name, use_hash=False)
+                    searched = True
             finally:
                 self._restore_temp(temp)
-        if found is None and "/" not in name:
+        if not searched:
             found = self.find_command(name)
         red = None
         fds = self.fds
@@ -1622,8 +1777,8 @@ class Interp(Expander):
             kind, path = found
             if underscore:
                 env = {**env, "_": path}  # bash: the command's path, in its environment only
-            if kind == "command":
-                func = self.session.registry.get(name)
+            if kind == "command":  # (the path's name: BASH_CMDS[x]=/usr/bin/cat makes x cat)
+                func = self.session.registry.get(path.rpartition("/")[2])
                 if func is None:
                     await self.not_found(fds, name)
                     return 127
@@ -1784,11 +1939,11 @@ class Interp(Expander):
                     await self._parse_warnings(reader, warn_where)
                     self.lineno = e.line
                     await self.err(e.format(error_prefix(e.line)) + "\n")
-                    status = 2
-                    self.status = 2
-                    if self.interactive:
+                    status = self.status = e.status
+                    # (a compound assignment's error: bash discards the line and reads on)
+                    if self.interactive or (e.status == 1 and not e.incomplete):
                         continue
-                    raise ExitShell(2) from None
+                    raise ExitShell(e.status) from None
                 await self._parse_warnings(reader, warn_where)
                 if "verbose" in self.opts:
                     await self._echo_input(reader)
@@ -1817,6 +1972,7 @@ class Interp(Expander):
             self.status = status
             saved = self.in_trap
             self.in_trap = True
+            self.lineno = 0  # (bash numbers an EXIT trap's lines from 1)
             try:
                 await self.eval_string(handler)
             except ExitShell as e:
@@ -1825,7 +1981,8 @@ class Interp(Expander):
                 self.in_trap = saved
         return status
 
-    async def run_trap(self, name: str) -> None:
+    async def run_trap(self, name: str, *, signal: bool = False) -> None:
+        """``signal``: a signal's trap (its lines numbered from 1, as bash's)."""
         handler = self.traps.get(name)
         if not handler:
             return
@@ -1837,8 +1994,11 @@ class Interp(Expander):
         saved_status = self.status
         saved_ps = self.pipestatus
         saved = self.in_trap
+        saved_line = self.lineno
         self.in_trap = True
         self.trap_depth += 1
+        if signal:
+            self.lineno = 0
         try:
             await self.eval_string(handler)
         finally:
@@ -1846,6 +2006,7 @@ class Interp(Expander):
             self.in_trap = saved
             self.status = saved_status
             self.pipestatus = saved_ps
+            self.lineno = saved_line
 
     async def eval_string(self, source: str, *, name: str | None = None) -> int:
         """Parse and run ``source`` in this shell (eval, traps, source)."""
@@ -1880,7 +2041,7 @@ class Interp(Expander):
                 self.last_parse_failed = True
                 await self.err(e.format(f"{self.argv0}: {name or 'eval'}: line {e.line}"
                                         if name is None else f"{name}: line {e.line}") + "\n")
-                return 2
+                return e.status
             await self._parse_warnings(reader, name or self.argv0)
             if "verbose" in self.opts:
                 await self._echo_input(reader)
@@ -1919,7 +2080,7 @@ class Interp(Expander):
             if len(cmds) == 1:
                 status = await self.execute(cmds[0])
                 if node.negated and type(cmds[0]) in (A.ArithCmd, A.CondCmd):
-                    self.set_pipestatus([0 if status else 1])  # bash: these after the `!`
+                    self.set_pipestatus((0 if status else 1,))  # bash: these after the `!`
             else:
                 status = await self._run_stages(node)
         finally:
@@ -1946,7 +2107,8 @@ class Interp(Expander):
         await ensure_loop()  # the stages run concurrently
         cmds = node.commands
         n = len(cmds)
-        pipes = [Pipe() for _ in range(n - 1)]
+        read_cap = self.budget.limits.max_string_length
+        pipes = [Pipe(read_cap=read_cap) for _ in range(n - 1)]
         statuses = [0] * n
         lastpipe = "lastpipe" in self.shopts and not self.interactive
         stages = []
@@ -2006,6 +2168,8 @@ class Interp(Expander):
         return statuses[-1]
 
     async def _stage(self, cmd, in_current_shell: bool) -> int:
+        if not in_current_shell:
+            self.stage_cmd = cmd
         try:
             status = await self.execute(cmd)
         except BrokenPipe:
@@ -2108,6 +2272,8 @@ class Interp(Expander):
         saved, self.fds = self.fds, red.fds
         try:
             return await fn(*args)
+        except ShellError as e:  # said through the command's redirections, as bash does
+            return await self.shell_error(e)
         finally:
             await self._flush_fds()
             self.fds = saved
@@ -2125,7 +2291,7 @@ class Interp(Expander):
             status = await child.with_redirs(node.redirs, child._subshell_body, node.body)
         finally:
             child.close_fds()
-        self.set_pipestatus([status])
+        self.set_pipestatus((status,))
         await self.check_errexit(status)
         return status
 
@@ -2206,8 +2372,8 @@ class Interp(Expander):
         budget = self.budget
         name = node.var
         ref = self.vars.lookup(name)
-        if ref is not None and not ref.attrs & NAMEREF:
-            ref = None
+        if ref is not None and (not ref.attrs & NAMEREF or not self._resolve_nameref(name, warn=False)):
+            ref = None  # (a chain that loops: the assignment fails as bash's does)
         head = None
         self.loop_depth += 1
         try:
@@ -2325,7 +2491,7 @@ class Interp(Expander):
             if not matched:
                 for p in item.patterns:
                     if pat.match(await self.expand_pattern(p), word, nocase=nocase,
-                                 budget=self.budget):
+                                 extglob="extglob" in self.shopts, budget=self.budget):
                         matched = True
                         break
             if matched:
@@ -2375,11 +2541,13 @@ class Interp(Expander):
             else:
                 v = await self.eval_arith_expr(node.expr)
         except ExpansionError as e:
+            if e.action == "discard":
+                raise
             await self.diag("((: " + e.message)  # bash names the command
             status = 1
         else:
             status = 0 if v else 1
-        self.set_pipestatus([status])
+        self.set_pipestatus((status,))
         await self.check_errexit(status)
         return status
 
@@ -2402,7 +2570,7 @@ class Interp(Expander):
         except ShellError as e:
             await self.diag(e.message)
             status = 2
-        self.set_pipestatus([status])
+        self.set_pipestatus((status,))
         await self.check_errexit(status)
         return status
 
@@ -2446,7 +2614,7 @@ class Interp(Expander):
         child.xtrace_level += 1
         if "inherit_errexit" not in self.shopts:
             child.opts.discard("errexit")
-        cap = CaptureOutput(limit=self.budget.limits.max_string_length)
+        cap = CaptureOutput(limit=self.budget.limits.max_string_length, strict=True)
         old = child.fds.get(1)
         if old is not None:
             old.close()
@@ -2454,7 +2622,7 @@ class Interp(Expander):
         try:
             try:
                 status = await child.run_list(body)
-            except (ExitShell, AbortLine) as e:
+            except (ExitShell, AbortLine, ReturnFromFunction) as e:
                 status = e.status
             except BrokenPipe:
                 status = STATUS_SIGPIPE
@@ -2474,7 +2642,7 @@ class Interp(Expander):
         import anyio
 
         await ensure_loop()
-        pipe = Pipe()
+        pipe = Pipe(read_cap=self.budget.limits.max_string_length)
         fdnum = 63
         while fdnum in self.fds and fdnum > 10:
             fdnum -= 1
@@ -2621,14 +2789,15 @@ class Interp(Expander):
         return "".join(seg[0] for seg in segs if seg is not None)
 
     def dirs_entry(self, spec: str) -> str:
-        stack = [self.cwd] + self.dirstack
-        try:
-            n = int(spec[1:] or "0")
-        except ValueError:
+        """``~N``, ``~+N``, ``~-N``: entry N of the list dirs shows, from the left (or,
+        with -, the right); the literal text when there is no such entry."""
+        digits = spec[1:] if spec[:1] in "+-" else spec
+        n = int(digits)
+        stack = self.dirstack
+        at = len(stack) - n if spec[:1] == "-" else n
+        if not 0 <= at <= len(stack) or n > len(stack):
             return "~" + spec
-        if spec[0] == "+":
-            return stack[n] if n < len(stack) else "~" + spec
-        return stack[-1 - n] if n < len(stack) else "~" + spec
+        return (self.get_scalar("PWD") or self.cwd) if at == 0 else stack[at - 1]
 
     def declare_text(self, name: str, var: Var, assignment_only: bool = False) -> str:
         from pysh.interpreter.builtins_vars import declare_line
@@ -2651,11 +2820,31 @@ class BadSubscript(Exception):
 
 _DYNAMIC = {"RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
             "BASH_SUBSHELL", "FUNCNAME", "PIPESTATUS", "SHELLOPTS", "BASHOPTS", "HISTCMD",
-            "BASH_ARGV0", "BASH_COMMAND", "DIRSTACK"}
+            "BASH_ARGV0", "BASH_COMMAND", "DIRSTACK", "COMP_WORDBREAKS"}
+_WORDBREAKS = " \t\n\"'@><=;|&(:"  # (readline's, which bash reads only when asked)
+# what declare -p shows for the variables the shell computes: their attributes, and
+# (arrays) whether a listing shows the value or leaves it to be computed when named
+_DYNAMIC_KINDS = {
+    "BASHPID": (INTEGER, False), "BASH_ALIASES": (ASSOC, True), "BASH_ARGC": (ARRAY, True),
+    "BASH_ARGV": (ARRAY, True), "BASH_ARGV0": (0, False), "BASH_CMDS": (ASSOC, True),
+    "BASH_COMMAND": (0, False), "BASH_LINENO": (ARRAY, True), "BASH_SOURCE": (ARRAY, True),
+    "BASH_SUBSHELL": (0, False), "COMP_WORDBREAKS": (0, False), "DIRSTACK": (ARRAY, False),
+    "EPOCHREALTIME": (0, False),
+    "EPOCHSECONDS": (0, False), "FUNCNAME": (ARRAY, True), "GROUPS": (ARRAY, False),
+    "HISTCMD": (INTEGER, False), "LINENO": (0, False), "PIPESTATUS": (ARRAY, True),
+    "RANDOM": (INTEGER, False), "SECONDS": (INTEGER, False), "SRANDOM": (INTEGER, False),
+}
 _OPTION_LISTS = ("SHELLOPTS", "BASHOPTS")
 _POSIX_SHOPTS = frozenset(("expand_aliases", "inherit_errexit", "shift_verbose", "sourcepath",
                            "interactive_comments"))
-_SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND"}
+def _inherited(opts) -> tuple:
+    """The traps a subshell keeps (besides ignored ones): ERR under set -E, DEBUG and
+    RETURN under set -T."""
+    return (("ERR",) if "errtrace" in opts else ()) + (
+        ("DEBUG", "RETURN") if "functrace" in opts else ())
+
+
+_SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND", "GLOBIGNORE"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}
 _HELP_OPTION = frozenset(
@@ -2667,13 +2856,23 @@ _PROGRAM_BUILTINS = {"bash", "sh", "test", "["}  # also files in /usr/bin that p
 _DECL_BUILTINS = {"declare", "typeset", "local", "export", "readonly"}
 
 
+def _circular(name: str):
+    raise CircularNameref(name)
+
+
 def _valid_name(name: str) -> bool:
     return name.isidentifier() and name.isascii()
 
 
 _QUOTES = frozenset("'\"\\")
-_SLOW_ATTRS = READONLY | INTEGER | LOWER | UPPER | NAMEREF | ASSOC
+_SLOW_ATTRS = READONLY | INTEGER | CASE_ATTRS | NAMEREF | ASSOC
 _STRING_FAST_MAX = 256  # shorter values are not worth a limit check (limits are far larger)
+
+
+def _xtrace_quote(s: str) -> str:
+    from pysh.interpreter.syntax.bashprint import xtrace_word  # (set -x only: kept off start-up)
+
+    return xtrace_word(s)
 
 
 def _arith_trace(text: str) -> str:

@@ -10,11 +10,11 @@ else) and bound, never run. Anything malformed raises :class:`StateError`.
 
 from __future__ import annotations
 
-from pysh.interpreter.state import SET_OPTIONS, SHOPT_OPTIONS, Var
+from pysh.interpreter.state import CAPCASE, SET_OPTIONS, SHOPT_OPTIONS, Var
 from pysh.interpreter.syntax import ast as A
 
 # attribute bits a snapshot may carry (TEMPVAR/PROPAGATE belong to a running command)
-_ATTRS = 0x1FF
+_ATTRS = 0x1FF | CAPCASE  # (declare -c too)
 
 
 class StateError(ValueError):
@@ -78,6 +78,8 @@ def _variable(name: str, spec) -> Var:
         raise StateError("bad variable")
     value, attrs = spec
     attrs = _int(attrs, "variable attributes", 0, _ATTRS + 1)
+    if attrs & ~_ATTRS:
+        raise StateError("bad variable attributes")
     if value is None or isinstance(value, str):
         return Var(value, attrs)
     if isinstance(value, dict) and len(value) == 1:
@@ -100,7 +102,7 @@ def _function(name: str, spec) -> tuple[A.FunctionDef, str]:
     if not isinstance(spec, list) or len(spec) != 2:
         raise StateError("bad function")
     text, attrs = _str(spec[0], "function"), _str(spec[1], "function attributes")
-    if set(attrs) - {"r", "x", "t"}:
+    if set(attrs) - set("rtxclu"):  # (what declare -f can give a function)
         raise StateError("bad function attributes")
     try:
         prog = parse(text)

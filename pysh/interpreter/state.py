@@ -23,9 +23,20 @@ NAMEREF = 128
 TRACE = 256
 TEMPVAR = 512  # a prefix assignment's binding (X=1 cmd)
 PROPAGATE = 1024  # ... that export/readonly marked: made in the scope beneath when it ends
+CAPCASE = 2048  # declare -c: the first character upper case, the rest lower
+CASE_ATTRS = LOWER | UPPER | CAPCASE
 
-ATTR_LETTERS = [("a", ARRAY), ("A", ASSOC), ("i", INTEGER), ("l", LOWER), ("n", NAMEREF),
-                ("r", READONLY), ("t", TRACE), ("u", UPPER), ("x", EXPORT)]
+# the attribute letters in the order bash prints them (declare -p, ${x@a})
+ATTR_LETTERS = (("a", ARRAY), ("A", ASSOC), ("i", INTEGER), ("n", NAMEREF), ("r", READONLY),
+                ("t", TRACE), ("x", EXPORT), ("c", CAPCASE), ("l", LOWER), ("u", UPPER))
+
+
+def attr_letters(var: Var) -> str:
+    """A variable's attribute letters as bash prints them (``xl`` for ``declare -lx``)."""
+    a = var.attrs
+    if isinstance(var.value, dict) and not a & ASSOC:
+        a |= ARRAY
+    return "".join(c for c, bit in ATTR_LETTERS if a & bit)
 
 
 def valid_ref_name(value: str) -> bool:
@@ -62,7 +73,7 @@ class Var:
 
 
 @lru_cache(maxsize=65536)
-def _bash_hash(key: str) -> int:
+def bash_hash(key: str) -> int:
     """bash's hash_string (FNV-1, 32 bits): it decides associative arrays' order."""
     h = 2166136261
     for c in key.encode("utf-8", "surrogateescape"):
@@ -86,7 +97,7 @@ def sorted_items(arr: dict) -> list:
     while len(keys) >= buckets * 2:
         buckets *= 4
     mask = buckets - 1
-    order = sorted(range(len(keys)), key=lambda i: (_bash_hash(keys[i]) & mask, -i))
+    order = sorted(range(len(keys)), key=lambda i: (bash_hash(keys[i]) & mask, -i))
     return [(keys[i], arr[keys[i]]) for i in order]
 
 
@@ -124,7 +135,7 @@ class Frame:
     the ``X=1`` bindings in front of a function or builtin, which ``unset`` can
     remove to reveal the variable beneath, and which vanish when the command ends."""
 
-    __slots__ = ("locals", "argv", "name", "line", "temp", "saved_opts")
+    __slots__ = ("locals", "argv", "name", "line", "temp", "saved_opts", "shown_args")
 
     def __init__(self, name: str, argv: list[str], line: int = 0, temp: bool = False):
         self.locals: dict[str, Var] = {}
@@ -133,6 +144,7 @@ class Frame:
         self.line = line
         self.temp = temp
         self.saved_opts: set[str] | None = None  # `local -`: the options to restore
+        self.shown_args: list[str] | None = None  # the call's arguments in BASH_ARGV
 
 
 class Variables:
@@ -152,6 +164,7 @@ class Variables:
         for f in self.frames:
             nf = Frame(f.name, list(f.argv), f.line, f.temp)
             nf.locals = {k: v.copy() for k, v in f.locals.items()}
+            nf.shown_args = f.shown_args
             new.frames.append(nf)
         new.env_version = self.env_version
         return new

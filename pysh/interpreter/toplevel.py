@@ -11,8 +11,8 @@ from pysh.interpreter import builtins_vars as _builtins_vars  # noqa: F401,E402
 from pysh.interpreter.builtins_core import BUILTINS
 from pysh.interpreter.errors import ExitShell
 from pysh.interpreter.exec_command import USER, ExecCommand
-from pysh.interpreter.runner import Interp, Session
-from pysh.shellkit import BrokenPipe, Budget, Interrupted, LimitExceeded, WriteError
+from pysh.interpreter.runner import STATUS_SIGPIPE, Interp, Session
+from pysh.shellkit import BrokenPipe, Budget, InputStream, Interrupted, LimitExceeded, WriteError
 from pysh.shellkit.worker import ensure_loop, loop_running
 
 
@@ -25,6 +25,10 @@ def make_session(ex: ExecCommand) -> Session:
 def make_interp(session: Session, *, fds: dict, argv0: str = "pysh", args=(),
                 interactive: bool = False) -> Interp:
     session.shell_stdin = fds.get(0)
+    cap = session.root.budget.limits.max_string_length
+    for s in fds.values():
+        if isinstance(s, InputStream):
+            s.cap = cap  # the face's own stdin is read within the run's string limit
     return Interp(session, fds=fds, argv0=argv0, args=list(args), interactive=interactive)
 
 
@@ -111,7 +115,7 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
     except ExitShell as e:
         status = e.status
     except BrokenPipe:  # the shell itself wrote to a closed stdout: bash dies of SIGPIPE
-        return 141
+        return STATUS_SIGPIPE
     except WriteError as e:  # a write of the shell's own outside any command
         await report(f"{interp.argv0}: write error: {e}\n")
         return 1
@@ -126,7 +130,7 @@ async def run_main(interp: Interp, body, *, task_group=None) -> int:
         if ex is not None:
             return ex.status
         if _first(eg, BrokenPipe) is not None:
-            return 141
+            return STATUS_SIGPIPE
         await report(f"{interp.argv0}: internal error ({_describe(eg)})\n")
         return 1
     except Exception as e:  # noqa: BLE001 - never a traceback in the script's output

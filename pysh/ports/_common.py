@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pysh.shellkit import FileSystemError, Shell, encode
+from pysh.shellkit.capped import read_capped, write_fd
 from pysh.shellkit.confine import open_canonical_dir, open_leaf
 from pysh.shellkit.regex import Regex, compile_python
 
@@ -174,7 +175,7 @@ def _memfd(data: bytes) -> int:
     """A read-only-in-use anonymous file holding ``data`` (a materialized pipe)."""
     fd = os.memfd_create("pysh-pipe", os.MFD_CLOEXEC)
     try:
-        write_all(fd, data)
+        write_all(fd, data, None)  # private scratch, not a sandbox file
         os.lseek(fd, 0, os.SEEK_SET)
     except OSError:
         os.close(fd)
@@ -190,14 +191,34 @@ def open_read(shell: Shell, vpath: str, *, host: Path | None = None) -> int:
     if host is None:
         host = host_of(shell, vpath)
     if str(host).startswith("/dev/") and not shell.is_host_path(vpath):
-        try:
-            return os.open(str(host), os.O_RDONLY | os.O_CLOEXEC)
-        except OSError as e:
-            raise FileSystemError(e.errno or errno.EIO, vpath) from None
+        # an emulated device: what the library reads is what it holds now, within the
+        # string limit (/dev/zero or /dev/urandom has no end for a library to stop at)
+        return _memfd(_read_device(shell, str(host), vpath))
     with HeldDir(host, vpath) as d:
         if d.name in ("", ".", ".."):
             raise FileSystemError(errno.EISDIR, vpath)
         return d.open(os.O_RDONLY)
+
+
+def _read_device(shell: Shell, host: str, vpath: str) -> bytes:
+    try:
+        fd = os.open(host, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError as e:
+        raise FileSystemError(e.errno or errno.EIO, vpath) from None
+    try:
+        return _read_all(shell, fd, vpath)
+    finally:
+        os.close(fd)
+
+
+def _read_all(shell: Shell, fd: int, vpath: str) -> bytes:
+    """All of ``fd``, within the run's string limit, polling its deadline."""
+    def read(n: int) -> bytes:
+        try:
+            return os.read(fd, n)
+        except OSError as e:
+            raise FileSystemError(e.errno or errno.EIO, vpath) from None
+    return read_capped(read, shell.budget.limits.max_string_length, shell.budget)
 
 
 def read_file(shell: Shell, vpath: str) -> bytes:
@@ -207,27 +228,12 @@ def read_file(shell: Shell, vpath: str) -> bytes:
     ``/dev/zero`` or a growing file cannot make a port read forever.
     """
     fd = open_read(shell, vpath)
-    cap = shell.budget.limits.max_string_length
-    total = 0
     try:
-        if _stat.S_ISDIR(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if _stat.S_ISDIR(st.st_mode):
             raise FileSystemError(errno.EISDIR, vpath)
-        chunks = []
-        while True:
-            shell.budget.check()
-            try:
-                b = os.read(fd, 1 << 20)
-            except OSError as e:
-                raise FileSystemError(e.errno or errno.EIO, vpath) from None
-            if not b:
-                break
-            total += len(b)
-            if total > cap:
-                from pysh.shellkit import LimitExceeded
-
-                raise LimitExceeded("string", f"{cap} bytes")
-            chunks.append(b)
-        return b"".join(chunks)
+        shell.budget.check_string(st.st_size)  # refused before it is read
+        return _read_all(shell, fd, vpath)
     finally:
         os.close(fd)
 
@@ -246,11 +252,10 @@ def open_write(shell: Shell, vpath: str, *, append: bool = False, exclusive: boo
         return d.open(flags, mode & ~shell.umask)
 
 
-def write_all(fd: int, data: bytes | memoryview) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
+def write_all(fd: int, data: bytes | memoryview, budget) -> None:
+    """Write all of ``data`` to a sandbox file a port opened, within the run's write limits
+    (``budget`` None only for a port's private scratch fd, such as a memfd)."""
+    write_fd(budget, fd, data)
 
 
 # ------------------------------------------------------------- ignore files

@@ -34,6 +34,7 @@ import time
 from pysh.ports import _common
 from pysh.ports._common import HeldDir, Out
 from pysh.shellkit import FileSystemError, LimitExceeded, Shell, decode, encode
+from pysh.shellkit.capped import door_file
 from pysh.shellkit.portout import raw_output
 
 UID = GID = 1000
@@ -196,18 +197,13 @@ class Extractor:
                             mode & 0o777 & ~self.shell.umask)
             except FileSystemError as e:
                 raise Refused(f"{shown}: Cannot open: {os.strerror(e.errno)}") from None
-            written = 0
             try:
                 while True:
                     chunk = src.read(1 << 20)
                     if not chunk:
                         break
-                    written += len(chunk)
-                    if self.max_file is not None and written > self.max_file:
-                        raise LimitExceeded("file size", f"{self.max_file} bytes")
-                    self.shell.budget.count_written(len(chunk))
                     self.shell.budget.check()
-                    _common.write_all(fd, chunk)
+                    _common.write_all(fd, chunk, self.shell.budget)
             finally:
                 os.close(fd)
             if mtime is not None:
@@ -626,7 +622,7 @@ async def _tar_create(shell, o, operands, cdir, err: Out) -> int:
             fd = _common.open_write(shell, archive)
         except OSError as e:
             raise ArchiveError(f"{archive}: Cannot open: {_strerror(e)}") from None
-        fobj = os.fdopen(fd, "wb")
+        fobj = door_file(fd, "wb", shell.budget, archive)  # within the write limits
     status = 0
     out = Out(shell.stdout if not to_stdout else shell.stderr, shell.budget)
     base = posixpath.normpath(shell.abspath(cdir)) if cdir else shell.cwd
@@ -961,7 +957,6 @@ Compress or uncompress FILEs (by default, compress FILES in-place).
 
 async def gzip_main(shell: Shell, argv: list[str]) -> int:
     import gzip
-    import zlib
 
     from pysh.shellkit.options import OptionError, parse_options
 
@@ -996,11 +991,12 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
         for name in files or ["-"]:
             try:
                 data = await _read_stdin(shell) if name == "-" else _common.read_file(shell, name)
-                _gunzip_bytes(data)
+                for _ in _gunzip_chunks(data, shell.budget):
+                    pass
             except FileSystemError as e:
                 await shell.stderr.write(encode(f"gzip: {name}: {os.strerror(e.errno)}\n"))
                 status = 1
-            except (OSError, EOFError, zlib.error):
+            except BadGzip:
                 await shell.stderr.write(encode(f"\ngzip: {name}: not in gzip format\n"))
                 status = 1
         return status
@@ -1031,12 +1027,13 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
         if name == "-":
             data = await _read_stdin(shell)
             try:
-                result = _gunzip_bytes(data) if decompress else gzip.compress(
-                    data, compresslevel=level, mtime=0)
-            except (OSError, EOFError, zlib.error):
+                if decompress:
+                    for piece in _gunzip_chunks(data, shell.budget):
+                        await out.write(piece)
+                else:
+                    await out.write(gzip.compress(data, compresslevel=level, mtime=0))
+            except BadGzip:
                 await warn("stdin: not in gzip format")
-                continue
-            await out.write(result)
             continue
         try:
             st = _common.vstat(shell, name)
@@ -1058,15 +1055,21 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
                     continue
             try:
                 data = _common.read_file(shell, name)
-                result = _gunzip_bytes(data)
+                pieces = _gunzip_chunks(data, shell.budget)
+                first = next(pieces, b"")  # not gzip at all: nothing is created
             except FileSystemError as e:
                 await warn(f"{name}: {os.strerror(e.errno)}")
                 continue
-            except (OSError, EOFError, zlib.error):
+            except BadGzip:
                 await warn(f"{name}: not in gzip format")
                 continue
+            result = _chain(first, pieces)
             if to_stdout:
-                await out.write(result)
+                try:
+                    for piece in result:
+                        await out.write(piece)
+                except BadGzip:
+                    await warn(f"{name}: not in gzip format")
                 continue
             if restore_name:
                 orig = _gzip_header_name(data)
@@ -1084,9 +1087,9 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
                 await warn(f"{name}: {os.strerror(e.errno)}")
                 continue
             fname = posixpath.basename(name).encode("latin-1", "replace") if save_name else b""
-            result = _gzip_bytes(data, level, int(st.st_mtime) if save_name else 0, fname)
+            result = [_gzip_bytes(data, level, int(st.st_mtime) if save_name else 0, fname)]
             if to_stdout:
-                await out.write(result)
+                await out.write(result[0])
                 continue
             target = name + ".gz"
             mtime = st.st_mtime
@@ -1101,10 +1104,20 @@ async def gzip_main(shell: Shell, argv: list[str]) -> int:
             await warn(f"{target}: {os.strerror(e.errno)}")
             continue
         try:
-            shell.budget.count_written(len(result))
-            _common.write_all(fd, result)
-        finally:
+            for piece in result:
+                _common.write_all(fd, piece, shell.budget)
+        except BadGzip:
             os.close(fd)
+            try:
+                _common.vunlink(shell, target)  # as gzip leaves no half-made output behind
+            except FileSystemError:
+                pass
+            await warn(f"{name}: not in gzip format")
+            continue
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
         try:
             host = _common.host_of(shell, target)
             with HeldDir(host, target) as d:
@@ -1138,12 +1151,48 @@ def _gzip_bytes(data: bytes, level: int, mtime: int, fname: bytes) -> bytes:
     return header + body + trailer
 
 
-def _gunzip_bytes(data: bytes) -> bytes:
-    import gzip
+class BadGzip(Exception):
+    """Data that is not gzip, or is corrupt."""
 
-    if not data:
-        raise OSError("empty")
-    return gzip.decompress(data)
+
+def _gunzip_chunks(data: bytes, budget):
+    """The decompressed bytes a piece at a time (a bomb never sits in memory whole), member
+    after member; BadGzip where the data is not gzip or is corrupt."""
+    import zlib
+
+    if data[:2] != b"\x1f\x8b":
+        raise BadGzip()
+    rest = memoryview(data)
+    try:
+        while rest:
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            tail = rest
+            while tail and not d.eof:
+                chunk = d.decompress(tail, GUNZIP_PIECE)
+                tail = d.unconsumed_tail
+                if chunk:
+                    budget.check()
+                    yield chunk
+            while not d.eof:
+                chunk = d.decompress(b"", GUNZIP_PIECE)
+                if not chunk:
+                    raise BadGzip()  # ended before its end-of-stream marker
+                budget.check()
+                yield chunk
+            rest = memoryview(d.unused_data.lstrip(b"\0"))
+            if rest and rest[:2] != b"\x1f\x8b":
+                raise BadGzip()  # trailing garbage
+    except zlib.error:
+        raise BadGzip() from None
+
+
+GUNZIP_PIECE = 1 << 20
+
+
+def _chain(first: bytes, rest):
+    if first:
+        yield first
+    yield from rest
 
 
 def _gzip_header_name(data: bytes) -> str | None:
@@ -1372,8 +1421,7 @@ async def zip_main(shell: Shell, argv: list[str]) -> int:
         await err.flush()
         return 15
     try:
-        shell.budget.count_written(len(payload))
-        _common.write_all(fd, payload)
+        _common.write_all(fd, payload, shell.budget)
     finally:
         os.close(fd)
     await out.flush()

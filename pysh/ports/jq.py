@@ -222,6 +222,10 @@ def _parse_args(argv: list[str]):
 
 @on_write_error(2, "Error: writing output failed: {strerror}\n")
 async def main(shell: Shell, argv: list[str]) -> int:
+    return await _main(shell, argv)
+
+
+async def _main(shell: Shell, argv: list[str]) -> int:
     try:
         o, flags = _parse_args(argv)
     except Usage as u:
@@ -351,21 +355,22 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
                 continue
             fds.append(fd)
             import stat as _stat
-            if _stat.S_ISDIR(os.fstat(fd).st_mode):
+            st = os.fstat(fd)
+            if _stat.S_ISDIR(st.st_mode):
                 await err.write(encode(f"jq: error: Could not open file {name}: "
                                        f"{os.strerror(errno.EISDIR)}\n"))
                 input_errors += 1
                 continue
+            # jq's C reader knows no limit: a file past the string limit is refused (a
+            # device comes as what it held, already bounded: _common.open_read)
+            shell.budget.check_string(st.st_size)
             path = f"/dev/fd/{fd}"
             fnames[path] = name
             inputs.append(path)
         stdin_path = None
         if need_stdin:
-            data = await _read_stdin(shell)
-            mfd = os.memfd_create("jq-stdin", os.MFD_CLOEXEC)
+            mfd = _common._memfd(await _read_stdin(shell))
             fds.append(mfd)
-            _common.write_all(mfd, data)
-            os.lseek(mfd, 0, os.SEEK_SET)
             stdin_path = f"/dev/fd/{mfd}"
             fnames[stdin_path] = "<stdin>"  # what jq 1.6 reports (1.7+ says null)
             if not files:

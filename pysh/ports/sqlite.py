@@ -189,7 +189,7 @@ class State:
     async def write(self, text: str | bytes) -> None:
         data = encode(text) if isinstance(text, str) else text
         if self.redirect is not None:
-            _common.write_all(self.redirect[0], data)
+            _common.write_all(self.redirect[0], data, self.shell.budget)
             return
         await self.out.write(data)
 
@@ -264,7 +264,19 @@ class State:
             pass
         cap = self.shell.budget.limits.max_string_length
         conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, min(cap, 1_000_000_000))
-        conn.set_authorizer(_authorizer)
+        file_cap = self.shell.budget.limits.max_file_size
+        if file_cap is None:
+            conn.set_authorizer(_authorizer)
+        else:  # the file limit, as pages sqlite may use; the script cannot raise it
+            page = conn.execute("PRAGMA page_size").fetchone()[0]
+            conn.execute(f"PRAGMA max_page_count = {max(1, file_cap // page)}")
+
+            def capped(action, arg1, arg2, dbname, source):
+                if action == sqlite3.SQLITE_PRAGMA and arg2 is not None and arg1 \
+                        and arg1.lower() in ("max_page_count", "page_size"):
+                    return SQLITE_DENY
+                return _authorizer(action, arg1, arg2, dbname, source)
+            conn.set_authorizer(capped)
         budget = self.shell.budget
 
         def progress() -> int:

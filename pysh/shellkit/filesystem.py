@@ -47,10 +47,19 @@ class FileSystem(ABC):
     """The operations a command may perform on files."""
 
     cwd: str
+    budget = None  # the run's Budget its files count against (None: no limits)
 
     @abstractmethod
     def at(self, cwd: str) -> FileSystem:
         """The same file system, with relative paths taken against ``cwd``."""
+
+    def with_budget(self, budget) -> FileSystem:
+        """The same file system, its reads and writes bounded by ``budget``'s limits.
+
+        Whole-file reads stop past ``max_string_length``; writes stop at
+        ``max_file_size`` and ``max_total_written`` (see ``shellkit.capped``).
+        """
+        return self
 
     def abspath(self, path: str) -> str:
         """``path`` made absolute against ``cwd`` (no normalisation: '..' stays physical)."""
@@ -66,6 +75,7 @@ class FileSystem(ABC):
         """Binary modes: rb, wb, ab, xb, r+b, w+b, a+b. ``perm`` applies when creating."""
 
     def read_bytes(self, path: str) -> bytes:
+        """The whole file (bounded like every whole-file read of the door)."""
         with self.open(path, "rb") as f:
             return f.read()
 

@@ -9,6 +9,8 @@ time is left.
 
 from __future__ import annotations
 
+import re
+import sys
 import time
 from dataclasses import dataclass, fields, replace
 
@@ -66,6 +68,47 @@ class Limits:
     @classmethod
     def field_names(cls) -> list[str]:
         return [f.name for f in fields(cls)]
+
+    @classmethod
+    def parse_setting(cls, spec: str) -> tuple[str, float | int | None]:
+        """``NAME=VALUE`` (the faces' ``--limit``): a field name of Limits and its value.
+
+        Sizes in bytes take K, M, G, T suffixes (binary: 64M = 64 MiB, also KiB, MB...);
+        ``timeout`` is seconds; ``none`` (or ``unlimited``) lifts the limit. ValueError
+        with a message for anything else.
+        """
+        name, eq, text = spec.partition("=")
+        name = name.strip().replace("-", "_")
+        if not eq:
+            raise ValueError(f"{spec}: expected NAME=VALUE")
+        types = {f.name: str(f.type) for f in fields(cls)}
+        if name not in types:
+            raise ValueError(f"{name}: no such limit (one of: {', '.join(types)})")
+        text = text.strip()
+        if text.lower() in ("none", "unlimited"):
+            # a field that cannot be None gets a bound nothing reaches
+            return name, None if "None" in types[name] else sys.maxsize
+        try:
+            if name == "timeout":
+                value: float | int = float(text)
+                if not value > 0 or value != value:
+                    raise ValueError
+                return name, value
+            m = _SETTING.fullmatch(text)
+            if m is None or (m.group(2) and name not in _SIZES):
+                raise ValueError
+            value = int(m.group(1).replace("_", "")) * _UNIT[m.group(2)[:1].upper()]
+        except ValueError:
+            what = "a number of seconds" if name == "timeout" else (
+                "a size (like 64M)" if name in _SIZES else "a whole number")
+            raise ValueError(f"{name}: invalid value: {text} (expected {what} or none)") from None
+        return name, value
+
+
+_SIZES = {"max_output_bytes", "max_string_length", "max_heredoc_size", "max_file_size",
+          "max_total_written", "python_memory"}
+_UNIT = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_SETTING = re.compile(r"(\d[\d_]*)\s*((?:[KMGT](?:i?B)?)?)", re.IGNORECASE)
 
 
 class LimitExceeded(BaseException):
@@ -229,12 +272,25 @@ class Budget:
         self.written += n
         cap = self.limits.max_total_written
         if cap is not None and self.written > cap:
-            raise LimitExceeded("write", f"{cap} bytes written")
+            raise self.written_error()
+
+    def write_room(self) -> int | None:
+        """Bytes the run may still write (None: no total limit)."""
+        cap = self.limits.max_total_written
+        return None if cap is None else max(0, cap - self._root().written)
+
+    def written_error(self) -> LimitExceeded:
+        return LimitExceeded("write", f"{self.limits.max_total_written} bytes written")
+
+    def file_size_error(self) -> LimitExceeded:
+        return LimitExceeded("file size", f"{self.limits.max_file_size} bytes")
+
+    def string_error(self) -> LimitExceeded:
+        return LimitExceeded("string", f"{self.limits.max_string_length} bytes")
 
     def check_string(self, length: int) -> None:
-        cap = self.limits.max_string_length
-        if length > cap:
-            raise LimitExceeded("string", f"{cap} bytes")
+        if length > self.limits.max_string_length:
+            raise self.string_error()
 
     def check_array(self, size: int) -> None:
         cap = self.limits.max_array_size

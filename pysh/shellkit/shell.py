@@ -146,8 +146,8 @@ class Shell:
     def fs(self) -> FileSystem:
         """The FileSystem door, with relative paths taken against this shell's cwd."""
         fs = self._fs
-        if fs is None or fs.cwd != self.cwd:
-            fs = self._fs = self._fs_root.at(self.cwd)
+        if fs is None or fs.cwd != self.cwd or fs.budget is not self.budget:
+            fs = self._fs = self._fs_root.at(self.cwd).with_budget(self.budget)
             if any(isinstance(s, MaterialInput) for s in self.fds.values()):
                 fs = self._fs = StreamFileSystem(fs, self)
         return fs
@@ -300,12 +300,16 @@ class StreamFileSystem(FileSystem):
         self._inner = inner
         self._shell = shell
         self.cwd = inner.cwd
+        self.budget = inner.budget
 
     def __getattr__(self, name):
         return getattr(self._inner, name)
 
     def at(self, cwd: str) -> FileSystem:
         return StreamFileSystem(self._inner.at(cwd), self._shell)
+
+    def with_budget(self, budget) -> FileSystem:
+        return StreamFileSystem(self._inner.with_budget(budget), self._shell)
 
     def abspath(self, path: str) -> str:
         return self._inner.abspath(path)

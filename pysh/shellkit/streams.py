@@ -1,6 +1,7 @@
 """Byte streams: what a command's fds 0, 1, 2 (and 3..N) are.
 
 One byte model: pipes, files, here-docs and captures all carry ``bytes``.
+
 Streams are async so that pipeline stages run concurrently on anyio with
 backpressure, and so that ``yes | head -n 1`` ends at once: a write to a
 :class:`Pipe` whose readers are all gone raises :class:`BrokenPipe`.
@@ -12,29 +13,46 @@ A stream object may be shared by several fd-table slots and processes (as
 Writers are unbuffered at this level (a write reaches the pipe buffer, the
 capture or the host fd at once), so commands should write in sizeable
 chunks; readers buffer.
+
+Every read that gathers "until something" (all of the input, a line, a record)
+stops past the stream's ``cap`` (the run's ``max_string_length``) with the
+clean string-limit error, and a long read lets the event loop run every
+megabyte (or 10 ms), so ``read x < /dev/zero`` neither grows to gigabytes nor outlives
+its deadline, whichever command does the reading.
 """
 
 from __future__ import annotations
 
 import os
 import stat as _stat
+import time
 from collections.abc import AsyncIterator
 
 from pysh.shellkit.errors import BrokenPipe, WriteError
-from pysh.shellkit.worker import ensure_loop
+from pysh.shellkit.limits import LimitExceeded, Limits
+from pysh.shellkit.worker import ensure_loop, loop_running
 
 CHUNK = 64 * 1024
 PIPE_CAPACITY = 64 * 1024
+# A long read lets the event loop run (deadlines, other jobs) this often, in bytes or time.
+YIELD_BYTES = 1 << 20
+YIELD_SECONDS = 0.01
 
 
 # --------------------------------------------------------------------- input
 class InputStream:
     """Buffered async byte reader. Subclasses implement :meth:`_fill`."""
 
+    # Most bytes one read may gather (the run's string limit; set by whoever makes the
+    # stream for a run, else the default limit).
+    cap: int = Limits().max_string_length
+
     def __init__(self) -> None:
         self._buf = bytearray()
         self._eof = False
         self._refs = 1
+        self._unyielded = 0
+        self._yield_at = 0.0
 
     async def _fill(self) -> bytes:  # next chunk, b"" at EOF
         return b""
@@ -47,13 +65,35 @@ class InputStream:
             self._eof = True
             return False
         self._buf += data
+        await self._pace(len(data))
         return True
 
+    async def _pace(self, n: int) -> None:
+        # A file or /dev/zero never blocks: without this, a cancel scope's deadline
+        # could not fire while the loop reads (or while a slow reader works through it).
+        # A run without an event loop has no deadline scope to let in (a deadline brings
+        # the loop), and its read still ends at the cap.
+        self._unyielded += n
+        if self._unyielded >= YIELD_BYTES or time.monotonic() >= self._yield_at:
+            self._unyielded = 0
+            self._yield_at = time.monotonic() + YIELD_SECONDS
+            if loop_running():
+                import anyio.lowlevel
+
+                await anyio.lowlevel.checkpoint()
+
+    def _too_long(self) -> LimitExceeded:
+        self._buf.clear()
+        return LimitExceeded("string", f"{self.cap} bytes")
+
     async def read(self, n: int = -1) -> bytes:
-        """Up to ``n`` bytes (all that is left when n < 0); b"" at EOF."""
+        """Up to ``n`` bytes (all that is left when n < 0, at most ``cap``); b"" at EOF."""
         if n < 0:
-            while await self._more():
+            cap = self.cap
+            while len(self._buf) <= cap and await self._more():
                 pass
+            if len(self._buf) > cap:
+                raise self._too_long()
             data = bytes(self._buf)
             self._buf.clear()
             return data
@@ -63,10 +103,20 @@ class InputStream:
         del self._buf[:n]
         return data
 
+    async def peek(self, n: int) -> bytes:
+        """Up to ``n`` of the bytes a read would return next, left unread (filling the
+        buffer once when it is empty); b"" at EOF."""
+        if not self._buf:
+            await self._more()
+        return bytes(self._buf[:n])
+
     async def read_exactly(self, n: int) -> bytes:
         """``n`` bytes, or fewer only at EOF."""
-        while len(self._buf) < n and await self._more():
-            pass
+        while len(self._buf) < n:
+            if len(self._buf) > self.cap:
+                raise self._too_long()
+            if not await self._more():
+                break
         data = bytes(self._buf[:n])
         del self._buf[:n]
         return data
@@ -74,6 +124,7 @@ class InputStream:
     async def read_until(self, delim: bytes = b"\n", limit: int = -1) -> bytes:
         """Bytes up to and including ``delim`` (or up to ``limit`` bytes, or to EOF)."""
         start = 0
+        cap = self.cap
         while True:
             i = self._buf.find(delim, start)
             if i >= 0:
@@ -84,6 +135,8 @@ class InputStream:
             if 0 <= limit <= len(self._buf):
                 end = limit
                 break
+            if len(self._buf) > cap:
+                raise self._too_long()
             start = max(0, len(self._buf) - len(delim) + 1)
             if not await self._more():
                 end = len(self._buf)
@@ -101,6 +154,8 @@ class InputStream:
             i = self._buf.find(b"\n")
             while i < 0:
                 start = len(self._buf)
+                if start > self.cap:
+                    raise self._too_long()
                 if not await self._more():
                     if self._buf:
                         data = bytes(self._buf)
@@ -114,6 +169,31 @@ class InputStream:
             for line in chunk.split(b"\n")[:-1]:
                 yield line + b"\n"
 
+    async def line_blocks(self, delim: bytes = b"\n") -> AsyncIterator[bytes]:
+        """Blocks of whole records, each block ending with ``delim`` (the last one may lack
+        it, at EOF): for line-at-a-time tools that work a block at a time. A record longer
+        than ``cap`` raises the string-limit error."""
+        buf = self._buf
+        while True:
+            if not buf and not await self._more():
+                return
+            i = buf.rfind(delim)
+            start = 0
+            while i < 0:
+                if len(buf) > self.cap:
+                    raise self._too_long()
+                start = max(0, len(buf) - len(delim) + 1)
+                if not await self._more():
+                    data = bytes(buf)
+                    buf.clear()
+                    yield data
+                    return
+                i = buf.rfind(delim, start)
+            end = i + len(delim)
+            data = bytes(buf[:end])
+            del buf[:end]
+            yield data
+
     async def chunks(self) -> AsyncIterator[bytes]:
         """Whatever is available, chunk by chunk, until EOF."""
         if self._buf:
@@ -125,6 +205,7 @@ class InputStream:
             if not data:
                 self._eof = True
                 return
+            await self._pace(len(data))
             yield data
 
     def at_eof_buffered(self) -> bool:
@@ -238,12 +319,19 @@ class FdInput(InputStream):
                 pass
 
 
+def door_cap(f, default: int) -> int:
+    """The read cap of a file the door opened: its run's string limit (else ``default``)."""
+    budget = getattr(getattr(f, "raw", None), "budget", None)
+    return budget.limits.max_string_length if budget is not None else default
+
+
 class FileInput(InputStream):
     """Reads a binary file object (one opened through the FileSystem door)."""
 
     def __init__(self, f) -> None:
         super().__init__()
         self.file = f
+        self.cap = door_cap(f, self.cap)
 
     async def _fill(self) -> bytes:
         try:
@@ -302,14 +390,34 @@ class NullOutput(OutputStream):
 
 
 class FdOutput(OutputStream):
-    """Writes a host fd (the process's own stdout/stderr, or a file the door opened)."""
+    """Writes a host fd (the process's own stdout/stderr, or a file the door opened).
 
-    def __init__(self, fd: int, *, owned: bool = False) -> None:
+    With a ``limit`` (the CLI's max_output_bytes), the bytes past it are not written: the
+    write that reaches it writes what fits, then this and every later write raise
+    :class:`BrokenPipe`, as on a closed pipe, and ``truncated`` is set.
+    """
+
+    def __init__(self, fd: int, *, owned: bool = False, limit: int | None = None) -> None:
         super().__init__()
         self.fd = fd
         self.owned = owned
+        self.limit = limit
+        self.written = 0
+        self.truncated = False
 
     async def write(self, data: bytes) -> None:
+        if self.limit is not None:
+            room = self.limit - self.written
+            if len(data) > room:
+                self.truncated = True
+                if room > 0:
+                    await self._write(memoryview(data)[:room])
+                    self.written = self.limit
+                raise BrokenPipe()
+            self.written += len(data)
+        await self._write(data)
+
+    async def _write(self, data) -> None:
         view = memoryview(data)
         while view:
             try:
@@ -382,17 +490,21 @@ class FileOutput(OutputStream):
             pass
 
 
+
 class CaptureOutput(OutputStream):
     """Collects bytes (command substitution, the API's stdout/stderr) up to an optional cap.
 
-    Past the cap, further bytes are dropped and ``truncated`` is set.
+    Past the cap, further bytes are dropped and ``truncated`` is set; with
+    ``strict`` (a command substitution, whose result is a string) the write
+    raises the string-limit error instead, which stops the writer at once.
     """
 
-    def __init__(self, limit: int | None = None) -> None:
+    def __init__(self, limit: int | None = None, *, strict: bool = False) -> None:
         super().__init__()
         self.data = bytearray()
         self.limit = limit
         self.truncated = False
+        self.strict = strict
 
     async def write(self, data: bytes) -> None:
         self.write_nowait(data)
@@ -401,6 +513,8 @@ class CaptureOutput(OutputStream):
         if self.limit is not None:
             room = self.limit - len(self.data)
             if len(data) > room:
+                if self.strict:
+                    raise LimitExceeded("string", f"{self.limit} bytes")
                 self.truncated = True
                 data = data[: max(room, 0)]
         self.data += data
@@ -418,8 +532,9 @@ class Pipe:
     once every writer has closed and the buffer is drained.
     """
 
-    def __init__(self, capacity: int = PIPE_CAPACITY) -> None:
+    def __init__(self, capacity: int = PIPE_CAPACITY, read_cap: int | None = None) -> None:
         self.capacity = capacity
+        self.read_cap = read_cap  # the readers' cap (None: the default)
         self.buf = bytearray()
         self.writers = 0
         self.readers = 0
@@ -493,6 +608,8 @@ class PipeReader(InputStream):
     def __init__(self, pipe: Pipe) -> None:
         super().__init__()
         self.pipe = pipe
+        if pipe.read_cap is not None:
+            self.cap = pipe.read_cap
 
     async def _fill(self) -> bytes:
         return await self.pipe.get(CHUNK)

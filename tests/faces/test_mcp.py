@@ -139,6 +139,37 @@ def _http_server(*args):
             proc.wait()
 
 
+def test_untrusted_callers_get_strict_limits_unless_loosened():
+    from pysh import Limits, cli
+    from pysh.mcp import parse_args
+
+    def limits(*argv):
+        return cli.limits_of(parse_args(list(argv))[0])
+
+    assert limits() == Limits.strict().with_(timeout=120.0)
+    assert limits("--timeout", "9") == Limits.strict().with_(timeout=9.0)
+    assert limits("--limit", "max_file_size=none", "--limit", "timeout=5") == \
+        Limits.strict().with_(max_file_size=None, timeout=5.0)
+    assert limits("--no-strict") == Limits(timeout=120.0)
+
+
+def test_limits_hold_for_the_tools(tmp_path):
+    async def scenario(s):
+        big = await s.call_tool("bash", {"command": "head -c 4K /dev/zero > f; echo not here"})
+        size = await s.call_tool("bash", {"command": "stat -c %s f"})
+        wf = await s.call_tool("write_file", {"path": "g", "content": "x" * 2000})
+        ok = await s.call_tool("write_file", {"path": "h", "content": "x" * 1000})
+        return big, size, wf, ok
+
+    big, size, wf, ok = anyio.run(_with_session, _params(
+        "--sandbox", str(tmp_path), "--limit", "max_file_size=1K"), scenario)
+    assert big.is_error and "pysh: file size: limit exceeded (1024 bytes)" in _text(big)
+    assert "not here" not in _text(big) and _text(size) == "1024\n"
+    assert wf.is_error and "file size: limit exceeded (1024 bytes)" in _text(wf)
+    assert not ok.is_error
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f", "h"]
+
+
 @contextlib.asynccontextmanager
 async def _http_session(port: int):
     from mcp.client.streamable_http import streamable_http_client
@@ -168,7 +199,9 @@ def test_a_busy_session_never_stalls_another():
     """Issue 12: while session A burns CPU (with a timeout), session B's `echo`s all return
     before A's run ends, and A's timeout arrives. Each session runs on its own worker thread.
     Ordering, not timing: before the fix B's calls waited for A's run to end."""
-    with _http_server() as port:
+    # the server's strict default counts the loop's commands: only the timeout may end it
+    with _http_server("--limit", "max_commands=none",
+                      "--limit", "max_loop_iterations=none") as port:
         async def main():
             async with _http_session(port) as a, _http_session(port) as b:
                 for s in (a, b):  # each session's sandbox and thread exist before the clock starts

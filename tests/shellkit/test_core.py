@@ -43,10 +43,12 @@ def test_two_instances_have_their_own_tmp(tree, private_temp_root):
             assert stat.S_IMODE(os.stat(ex.temp_dir).st_mode) == 0o700
             assert os.listdir(ex.temp_dir) == ["x"]
         assert str(a.shell.resolve("/tmp/x")).startswith(os.path.realpath(a.temp_dir) + "/")
-        # the system temp root got nothing but the two instances' /tmp and home dirs
+        # the system temp root got nothing but the two instances' /tmp and home dirs (and
+        # the lock beside each, which a sweep reads after a SIGKILL)
         new = set(os.listdir(tempfile.gettempdir())) - before
-        assert new == {os.path.basename(d) for d in (a.temp_dir, b.temp_dir, a.ephemeral_home,
-                                                      b.ephemeral_home)}
+        dirs = {os.path.basename(d) for d in (a.temp_dir, b.temp_dir, a.ephemeral_home,
+                                              b.ephemeral_home)}
+        assert new == dirs | {d + ".lock" for d in dirs}
         assert a.ephemeral_home != b.ephemeral_home
         assert a.shell.fs.read_bytes("/tmp/x") != b.shell.fs.read_bytes("/tmp/x")
     assert set(os.listdir(tempfile.gettempdir())) - before == set()

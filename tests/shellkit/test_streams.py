@@ -125,3 +125,64 @@ def test_scoped_budget_deadline_is_its_own():
     with pytest.raises(LimitExceeded) as ei:
         run_budget2.scoped(100).check()
     assert ei.value.budget is run_budget2
+
+
+class _Zero:
+    """A source that never blocks, like /dev/zero (a little slow, and ending after 128 MiB,
+    so that a regression fails instead of eating memory or hanging)."""
+
+    def __init__(self):
+        import time
+
+        self.sleep = time.sleep
+        self.left = 128 << 20
+
+    def read(self, n):
+        self.sleep(0.0005)
+        n = min(n, self.left)
+        self.left -= n
+        return b"\0" * n
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("how", ["read", "readline", "read_exactly", "lines", "line_blocks"])
+def test_every_gathering_read_stops_at_the_cap(how):
+    from pysh.shellkit import FileInput, LimitExceeded
+
+    async def main():
+        s = FileInput(_Zero())
+        s.cap = 1 << 20
+        with pytest.raises(LimitExceeded) as e:
+            if how == "read":
+                await s.read()
+            elif how == "readline":
+                await s.readline()
+            elif how == "read_exactly":
+                await s.read_exactly(1 << 30)
+            else:
+                async for _ in getattr(s, how)():
+                    pass
+        assert str(e.value) == "string: limit exceeded (1048576 bytes)"
+
+    run(main)
+
+
+def test_a_read_that_never_blocks_still_lets_a_deadline_fire():
+    # A file read never awaits anything that suspends: the stream must let the event loop
+    # run now and then, or a cancel scope's deadline never lands inside read().
+    import time
+
+    from pysh.shellkit import FileInput
+
+    async def main():
+        s = FileInput(_Zero())
+        s.cap = 64 << 20  # reached only after ~0.5 s: before it, only the deadline ends this
+        t0 = time.monotonic()
+        with anyio.move_on_after(0.2) as scope:
+            await s.readline()
+        assert scope.cancelled_caught
+        assert time.monotonic() - t0 < 1.2
+
+    run(main)

@@ -13,6 +13,7 @@ import stat as _stat
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from pysh.shellkit.capped import admit_truncate, door_file
 from pysh.shellkit.confine import COMMAND, COMMAND_MARKER, Confinement, WalkDir
 from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.filesystem import DirEntry, FileSystem
@@ -26,17 +27,19 @@ _MODES = {
     "w+b": os.O_RDWR | os.O_CREAT | os.O_TRUNC,
     "a+b": os.O_RDWR | os.O_CREAT | os.O_APPEND,
 }
-_FDOPEN_MODE = {"rb": "rb", "wb": "wb", "ab": "ab", "xb": "wb", "r+b": "r+b", "w+b": "r+b",
-                "a+b": "a+b"}
 
 
 class MountedFileSystem(FileSystem):
-    def __init__(self, core: Confinement, cwd: str = "/"):
+    def __init__(self, core: Confinement, cwd: str = "/", budget=None):
         self.core = core
         self.cwd = cwd
+        self.budget = budget
 
     def at(self, cwd: str) -> MountedFileSystem:
-        return MountedFileSystem(self.core, cwd)
+        return MountedFileSystem(self.core, cwd, self.budget)
+
+    def with_budget(self, budget) -> MountedFileSystem:
+        return MountedFileSystem(self.core, self.cwd, budget)
 
     # -- reading and writing ----------------------------------------------
     def open(self, path: str, mode: str = "rb", *, perm: int = 0o666) -> BinaryIO:
@@ -54,11 +57,10 @@ class MountedFileSystem(FileSystem):
                     return io.BytesIO(COMMAND_MARKER)
             raise
         try:
-            f = os.fdopen(fd, _FDOPEN_MODE[mode], buffering=-1)
+            return door_file(fd, mode, self.budget, vpath)
         except OSError as e:
             os.close(fd)
             raise FileSystemError(e.errno, vpath) from None
-        return f
 
     def _kind(self, vpath: str) -> str | None:
         try:
@@ -178,6 +180,8 @@ class MountedFileSystem(FileSystem):
         vpath = self.abspath(path)
         fd = self.core.open(vpath, os.O_WRONLY | os.O_CREAT)
         try:
+            if self.budget is not None:
+                admit_truncate(self.budget, fd, size)
             os.ftruncate(fd, size)
         except OSError as e:
             raise FileSystemError(e.errno, vpath) from None

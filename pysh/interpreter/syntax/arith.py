@@ -268,7 +268,9 @@ class _Parser:
                 self.error("attempted assignment to non-variable")
             self.readtok()
             rhs = self.expassign()
-            return AAssign(tok, val, rhs)
+            node = AAssign(tok, val, rhs)
+            node.tok = self.s[self.lasttp:]
+            return node
         return val
 
     def expcond(self):
@@ -300,8 +302,11 @@ class _Parser:
             p = prec.get(op)
             if p is None or p < minp:
                 return val
+            after = self.cp  # (bash shows a division by 0 from the divisor on)
             self.readtok()
             val = ABinary(op, val, self._binary(p + 1))
+            if op == "/" or op == "%":
+                val.tok = self.s[after:].lstrip(" \t")
             self.lasttok = _NUM
 
     def exppower(self):
@@ -310,7 +315,9 @@ class _Parser:
             self.readtok()
             rhs = self.exppower()
             self.lasttok = _NUM
-            return ABinary("**", val, rhs)
+            node = ABinary("**", val, rhs)
+            node.tok = self.s[self.lasttp:]
+            return node
         return val
 
     def exp1(self):

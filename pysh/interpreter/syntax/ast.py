@@ -1339,7 +1339,7 @@ class AIncDec:
 
 
 class ABinary:
-    __slots__ = ('op', 'left', 'right')
+    __slots__ = ('op', 'left', 'right', 'tok')
     __match_args__ = ('op', 'left', 'right')
     _fields = ('op', 'left', 'right')
 
@@ -1347,6 +1347,7 @@ class ABinary:
         self.op = op
         self.left = left
         self.right = right
+        self.tok = None
 
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
@@ -1383,7 +1384,7 @@ class ATernary:
 
 
 class AAssign:
-    __slots__ = ('op', 'target', 'value')
+    __slots__ = ('op', 'target', 'value', 'tok')
     __match_args__ = ('op', 'target', 'value')
     _fields = ('op', 'target', 'value')
 
@@ -1391,6 +1392,7 @@ class AAssign:
         self.op = op
         self.target = target
         self.value = value
+        self.tok = None
 
     def __eq__(self, other):
         if other.__class__ is not self.__class__:

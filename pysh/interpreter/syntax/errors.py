@@ -14,7 +14,11 @@ class ParseError(Exception):
     incomplete   True when the input merely stopped early (open quote,
                  unclosed compound command, pending here-doc, trailing
                  operator): a REPL should read a continuation line
+    status       the exit status it gives: 2, but 1 inside a compound assignment
+                 (bash's parse_compound_assignment fails as a command does)
     """
+
+    status = 2
 
     def __init__(self, message: str, line: int = 1, source_line: str | None = None,
                  incomplete: bool = False):
@@ -40,11 +44,18 @@ class ParseError(Exception):
         return out
 
     def __reduce__(self):
-        return (ParseError, (self.message, self.line, self.source_line, self.incomplete))
+        return (_rebuild, (self.message, self.line, self.source_line, self.incomplete,
+                           self.status))
 
     def __repr__(self) -> str:
         return (f"ParseError({self.message!r}, line={self.line}, "
                 f"source_line={self.source_line!r}, incomplete={self.incomplete})")
+
+
+def _rebuild(message, line, source_line, incomplete, status) -> ParseError:
+    e = ParseError(message, line, source_line, incomplete)
+    e.status = status
+    return e
 
 
 class ArithError(Exception):

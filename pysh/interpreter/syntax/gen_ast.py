@@ -478,8 +478,9 @@ ArithNode = ANum | AVar | AUnary | AIncDec | ABinary | ATernary | AAssign
 
 
 # Slots for the interpreter's own caches (not fields: not compared, printed or matched).
-# Word.run: the word's compiled expansion, made on first use.
-RUNTIME_SLOTS = {"Word": ["run"]}
+# Word.run: the word's compiled expansion, made on first use. ABinary.tok, AAssign.tok: the
+# error token bash's messages show (division by 0, exponent less than 0).
+RUNTIME_SLOTS = {"Word": ["run"], "ABinary": ["tok"], "AAssign": ["tok"]}
 
 
 def gen_class(name: str, fields: list) -> str:

@@ -1177,7 +1177,15 @@ class Lexer:
         return got
 
     def _array_literal(self, i):
-        """Parse the elements of a compound assignment after '('."""
+        """Parse the elements of a compound assignment after '('. A syntax error in
+        it gives status 1, as bash's."""
+        try:
+            return self._array_elements(i)
+        except ParseError as e:
+            e.status = 1
+            raise
+
+    def _array_elements(self, i):
         elems = []
         self.enter(i)
         start = i

@@ -22,6 +22,7 @@ from .lexer import (
     SEMI,
     Lexer,
     TextInput,
+    _State,
     brace_expand_parts,
     merge_lits,
     tilde_prefix,
@@ -610,13 +611,27 @@ class CommandReader:
             body = _drive(lx, "line", tok)
             read.append(lx.text[start:lx.i])
             self.last_text = "".join(read)
-        except ParseError:
-            self.done = True
+        except ParseError as e:
+            if e.status == 1 and not e.incomplete:
+                self._skip_line()
+            else:
+                self.done = True
             raise
         except RecursionError:
             self.done = True
             raise ParseError("syntax error: nesting too deep", lx.line_at(lx.i)) from None
         return A.Program(body, tok[2])
+
+    def _skip_line(self) -> None:
+        """After a syntax error in a compound assignment bash discards the line and reads
+        on from the next one (its DISCARD); other syntax errors end the input."""
+        lx = self.lexer
+        j = lx.text.find("\n", lx.i)
+        lx.i = len(lx.text) if j < 0 else j + 1
+        lx.st = _State()
+        lx.pending = []
+        lx.depth = 0
+        lx.discard_consumed()
 
 
 def parse(source: str, *, name: str = "pysh", extglob: bool = False,

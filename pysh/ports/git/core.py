@@ -799,7 +799,7 @@ def write_worktree_file(shell: Shell, top: str, rel: bytes, data: bytes, mode: i
     # O_EXCL: whatever appears at the name meanwhile is not written through
     fd = shell.core.open(vpath, os.O_WRONLY | os.O_CREAT | os.O_EXCL, perm)
     try:
-        _common.write_all(fd, data)
+        _common.write_all(fd, data, shell.budget)
         return os.fstat(fd)
     finally:
         os.close(fd)

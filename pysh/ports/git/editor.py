@@ -29,6 +29,9 @@ def editor_command(ctx: Ctx) -> str | None:
 
 
 def no_editor(ctx: Ctx, what: str) -> None:
+    if what == "commit":  # git's own words (no terminal, no editor set)
+        raise GitExit("error: Terminal is dumb, but EDITOR unset\n"
+                      "Please supply the message using either -m or -F option.", 1)
     raise GitExit(NO_EDITOR.format(what=what), 1)
 
 

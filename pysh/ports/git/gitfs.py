@@ -26,6 +26,7 @@ import posixpath
 import stat as _stat
 
 from pysh.shellkit import FileSystemError, Shell
+from pysh.shellkit.capped import write_fd
 from pysh.shellkit.confine import HOST, open_leaf
 
 
@@ -310,7 +311,7 @@ class GitDir:
                 raise FileSystemError(e.errno or errno.EIO, vpath) from None
             try:
                 try:
-                    _write_all(fd, data)
+                    _write_all(fd, data, self.shell.budget)
                 finally:
                     os.close(fd)
                 os.rename(tmp, res.name, src_dir_fd=res.dir_fd, dst_dir_fd=res.dir_fd)
@@ -332,7 +333,7 @@ class GitDir:
                            0o666 & ~self.shell.umask, res.dir_fd, vpath)
         _regular_fd(fd, vpath)  # closes it when it is not a regular file
         try:
-            _write_all(fd, data)
+            _write_all(fd, data, self.shell.budget)
         finally:
             os.close(fd)
 
@@ -427,7 +428,7 @@ class Lock:
 
     def write(self, data: bytes) -> None:
         try:
-            _write_all(self.fd, data)
+            _write_all(self.fd, data, self.gitdir.shell.budget)
         except OSError as e:
             raise FileSystemError(e.errno or errno.EIO, self.gitdir.vpath(self.rel) + ".lock") from None
 
@@ -463,11 +464,8 @@ class Lock:
         self.release()
 
 
-def _write_all(fd: int, data: bytes | memoryview) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
+def _write_all(fd: int, data: bytes | memoryview, budget) -> None:
+    write_fd(budget, fd, data)  # within the run's write limits
 
 
 # ------------------------------------------------ any virtual path (door A)
@@ -529,7 +527,7 @@ def write_file(shell: Shell, vpath: str, data: bytes, *, exclusive: bool = False
     fd = _open(shell, vpath, flags, mode & ~shell.umask)
     _regular_fd(fd, vpath)  # closes it when it is not a regular file
     try:
-        _write_all(fd, data)
+        _write_all(fd, data, shell.budget)
     finally:
         os.close(fd)
 
@@ -544,7 +542,7 @@ def replace_file(shell: Shell, vpath: str, data: bytes) -> None:
         ro = _read_only(shell, vpath)
         raise LockError(lock, errno.EROFS if ro else e.errno or errno.EIO) from None
     try:
-        _write_all(fd, data)
+        _write_all(fd, data, shell.budget)
     except OSError as e:
         os.close(fd)
         shell.core.unlink(lock)

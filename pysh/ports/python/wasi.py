@@ -102,6 +102,16 @@ def wasi_errno(e: BaseException) -> int:
     return _TO_WASI.get(code, EIO)
 
 
+def _limit_errno(e: LimitExceeded) -> int:
+    """A write limit as the guest meets it: a file past max_file_size is EFBIG (as past
+    RLIMIT_FSIZE), the run past max_total_written EDQUOT (a quota); the rest ends the run."""
+    if e.what == "file size":
+        return E["FBIG"]
+    if e.what == "write":
+        return E["DQUOT"]
+    raise e
+
+
 class WasiError(Exception):
     def __init__(self, code: int):
         super().__init__(code)
@@ -133,11 +143,15 @@ def _ns(st: os.stat_result, which: str) -> int:
 
 # -- open files -------------------------------------------------------------------
 class _File:
-    __slots__ = ("f", "vpath", "append", "readable", "writable", "size_hint")
+    __slots__ = ("f", "owner", "vpath", "append", "readable", "writable", "size_hint")
     kind = "file"
 
     def __init__(self, f, vpath: str, append: bool, readable: bool, writable: bool):
-        self.f = f
+        # The guest buffers for itself: it works on the door file's raw file, so a write the
+        # limits cut is a short write and the next one fails as under RLIMIT_FSIZE, with no
+        # bytes past the limit left in a buffer between them.
+        self.owner = f
+        self.f = getattr(f, "raw", f)
         self.vpath = vpath
         self.append = append
         self.readable = readable
@@ -145,7 +159,7 @@ class _File:
 
     def close(self) -> None:
         try:
-            self.f.close()
+            self.owner.close()
         except (OSError, ValueError):
             pass
 
@@ -651,36 +665,47 @@ class Guest:
                 except BrokenPipe:
                     raise WasiError(EPIPE) from None
         elif isinstance(obj, _File):
-            self._write(obj, data)
+            data = data[:self._write(obj, data)]
         else:
             raise WasiError(EISDIR)
         self._put_u32(mv, nwritten_ptr, len(data))
 
-    def _write(self, obj: _File, data: bytes) -> None:
+    def _write(self, obj: _File, data: bytes) -> int:
+        """Bytes written; short when a write limit cut it (the next write then fails)."""
         if not obj.writable:
             raise WasiError(EBADF)
-        if not data:
-            return
         f = obj.f
+        view = memoryview(data)
+        done = 0
         try:
-            f.write(data)
-            f.flush()  # a real fd's write is seen by every other reader at once
+            while done < len(view):
+                try:
+                    n = f.write(view[done:])
+                except LimitExceeded as e:
+                    if done:
+                        break
+                    raise WasiError(_limit_errno(e)) from None
+                if not n:
+                    break
+                done += n
+            f.flush()  # (a buffered door file) a real fd's write is seen by every reader at once
         except (OSError, ValueError) as e:
             raise WasiError(wasi_errno(e)) from None
+        return done
 
     def fd_pwrite(self, caller, fd, iovs_ptr, iovs_len, offset, nwritten_ptr):
         obj = self._file(fd)
         mv = self.mem(caller)
         data = b"".join(self._iovs(mv, iovs_ptr, iovs_len))
         if obj.append:
-            self._write(obj, data)  # POSIX: pwrite on O_APPEND appends
+            data = data[:self._write(obj, data)]  # POSIX: pwrite on O_APPEND appends
         else:
             f = obj.f
             try:
                 saved = f.tell()
                 f.seek(offset & _U64)
                 try:
-                    self._write(obj, data)
+                    data = data[:self._write(obj, data)]
                 finally:
                     f.seek(saved)
             except (OSError, ValueError) as e:
@@ -751,6 +776,8 @@ class Guest:
             f.seek(pos)  # ftruncate does not move the offset
         except (OSError, ValueError) as e:
             raise WasiError(wasi_errno(e)) from None
+        except LimitExceeded as e:  # refused before anything changed
+            raise WasiError(_limit_errno(e)) from None
 
     def fd_filestat_set_size(self, caller, fd, size):
         self._truncate(self._file(fd), size & _U64)

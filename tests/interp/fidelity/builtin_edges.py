@@ -35,4 +35,17 @@ CASES += [
     case("history-list-and-expand", r"""history -s "echo one"; history -s two; history; fc -l; fc -l -n; fc -lr; history -p "!!" "!1" "!-2" "!ec" "x!!y"; history -p "!nosuch"; echo "st=$?"; history -d -1; history; history 1"""),
     case("history-files", r"""history -s "echo one"; history -w h.txt; cat h.txt; history -c; history; history -r h.txt; history; HISTTIMEFORMAT="%Y " history | head -1"""),
     case("enable-n", r"""enable -n echo test; enable -n; type -t echo; echo "via file"; enable echo; enable -n | wc -l; enable nosuch; echo "st=$?"; enable -a | grep -c 'enable -n'"""),
+    case("pushd-popd-dirs", r"""mkdir -p a b c; r=$PWD; HOME=$r/a; cd "$r"; pushd a >/dev/null; pushd ../b >/dev/null; dirs; dirs +1; dirs -1; dirs -l +0; popd +1 >/dev/null; dirs; echo "${DIRSTACK[@]}" | sed "s#$r#R#g" """),
+    case("pushd-n-and-rotate", r"""mkdir -p a b c; r=$PWD; cd "$r"; pushd -n a >/dev/null; dirs; pushd +1 >/dev/null; dirs | sed "s#$r#R#g"; cd "$r"; dirs -c; pushd a >/dev/null; pushd ../b >/dev/null; pushd ../c >/dev/null; pushd +2 | sed "s#$r#R#g"; pushd -1 -n >/dev/null; dirs -v | sed "s#$r#R#g" """),
+    case("popd-n-and-index", r"""mkdir -p a b c; r=$PWD; pushd a >/dev/null; pushd ../b >/dev/null; pushd -n ../c >/dev/null; popd -n >/dev/null; dirs | sed "s#$r#R#g"; popd -1 | sed "s#$r#R#g"; popd +5; echo "st=$?"; popd; popd; popd; echo "st=$?" """),
+    case("dirs-errors", r"""dirs +1; echo "st=$?"; pushd; echo "st=$?"; popd; echo "st=$?"; pushd +x; echo "st=$?"; popd x; echo "st=$?"; dirs -z; echo "st=$?"; pushd -q; echo "st=$?"; pushd nosuch; echo "st=$?"; pushd a b; echo "st=$?"; dirs -v -p; dirs +0 -l"""),
+    case("tilde-dirstack", r"""mkdir -p a b; r=$PWD; pushd a >/dev/null; pushd ../b >/dev/null; echo ~+ ~- ~0 ~1 ~+1 ~-1 ~2 ~9 ~-9 | sed "s#$r#R#g"; x=~1/f; echo "$x" | sed "s#$r#R#g" """),
+    case("hash-table", r"""ls >/dev/null; ls >/dev/null; hash; hash -t ls; hash -t nosuch; echo "st=$?"; hash -l; hash -p /usr/bin/cat kitty; hash -t ls kitty; hash -d kitty; hash -d nosuch; echo "st=$?"; hash -r; hash; hash -t; echo "st=$?" """),
+    case("hash-add-and-types", r"""hash cat wc; hash; type cat; hash -z; echo "st=$?"; f() { :; }; hash f cd; echo "st=$?"; hash nosuch; echo "st=$?"; hash -p /tmp tmpdir; echo "st=$?" """),
+    case("type-flag-combos", r"""f() { :; }; shopt -s expand_aliases; alias ll='ls -l'
+for o in -p -P -t -at -ap -aP -pt -tP -f; do echo "== $o"; for n in cd f ll if ls nosuch echo; do type $o $n; echo "st=$?"; done 2>&1; done"""),
+    case("type-hashed-and-paths", r"""ls >/dev/null; type ls; command -V ls; type -a ls; type -P ls; command -v ls; type -p /usr/bin/ls; type /usr/bin/ls; type -t /usr/bin/ls; type ./nosuch; echo "st=$?" """),
+    case("aliases-only-when-expanded", r"""alias al='ls -l'; command -v al; echo "st=$?"; command -V al; echo "st=$?"; type al; echo "st=$?"; type -t al; echo "st=$?"; shopt -s expand_aliases; command -v al; type -t al"""),
+    case("command-p-standard-path", r"""command -v -p ls; command -pV ls; PATH=/nonexistent; command -p ls -d /; command -pv printf; ls; echo "st=$?" """),
+    case("err-trap-status", r"""trap 'echo "ERR $? ${PIPESTATUS[*]}"' ERR; false; (exit 3); f() { return 4; }; f; x=$(exit 5); false | true; ! true; true | false; if false; then :; fi; echo end"""),
 ]

@@ -33,4 +33,15 @@ CASES = [
     case("indirect-subshell-and-local", r"""f() { local lv=L; local name=lv; echo "${!name}"; (echo "sub ${!name}"); }; f; name=gv; gv=G; ( echo "${!name}" ); echo "$(echo "${!name}")" """),
     case("prefix-declare-keys-ifs", r"""arr_1=a arr_2=b; names=(${!arr_*}); echo "${#names[@]}"; IFS=_; names=(${!arr_*}); echo "${#names[@]}" "${names[*]}" """),
     case("indirect-special-params", r"""f() { local i; for i in 1 2 3; do echo "$i=${!i}"; done; n=$#; echo "last=${!n}"; }; f a 'b c' d; z=0; echo "${!z}" """),
+    case("nameref-cycle-read", r"""declare -n a=b b=a; echo "[$a]" "[${a-unset}]"; echo "st=$?"; declare -p a b"""),
+    case("nameref-cycle-assign-gives-up-line", r"""declare -n a=b b=a; a=1; echo "same line"
+echo "next $?"; f() { a=2; echo "in f"; }; f; echo "after f $?"
+(a=3; echo "in sub"); echo "sub $?" """),
+    case("nameref-cycle-three", r"""declare -n x=y; declare -n y=z; declare -n z=x; echo "[$x]"; x=1
+echo "st=$?"; declare -p x y z"""),
+    case("nameref-cycle-read-for", r"""declare -n p=q q=p; read p <<< 6; echo "read $?"; for p in 7; do echo loop; done; echo "for $?"; echo "${!p}"; echo same-line
+echo "next $?" """),
+    case("nameref-cycle-v-and-keys", r"""declare -n m1=m2 m2=m1; [[ -v m1 ]]; echo "v=$?"; echo "[${!m1[@]}] [${m1:-x}] [${m1:+y}]"; declare -p m1 m2"""),
+    case("nameref-v-through-ref", r"""declare -n r; [[ -v r ]]; echo "$?"; r=target; [[ -v r ]]; echo "$?"; target=1; [[ -v r ]]; echo "$?"; declare -n e='arr[2]'; arr=(a b); [[ -v e ]]; echo "$?"; arr[2]=c; [[ -v e ]]; echo "$?"; test -v r; echo "$?" """),
+    case("nameref-cycle-in-function", r"""f() { declare -n ref=other; other=val; echo "$ref"; declare -n g1=g2 g2=g1; echo "[${g1:-empty}]"; }; f; set -u; declare -n c1=c2 c2=c1; echo "${c1-dflt}" """),
 ]

@@ -32,3 +32,6 @@ CASES += [
     case("source-and-bash-from-stdin", r"""source /dev/stdin <<< 'echo sourced-stdin'; echo 'echo "piped $#"' | bash /dev/stdin a b; . /proc/self/fd/0 <<< 'echo via-proc'"""),
     case("pipe-tests-on-fds", r"""echo x | { [ -p /dev/fd/0 ] && echo stdin-pipe; }; [[ -p >(:) ]] && echo out-pipe"""),
 ]
+CASES += [
+    case("grep-sed-awk-on-procsub", r"""grep -c x <(printf 'x\nx\ny\n'); sed -n 2p <(seq 3); awk '{s+=$1} END {print s}' <(seq 4)"""),
+]

@@ -28,4 +28,19 @@ CASES = [
     case("bash-command", r"""trap 'echo "cmd: $BASH_COMMAND"' DEBUG; echo one >/dev/null; trap - DEBUG"""),
     case("comp-and-loadables", r"""echo "${COMP_WORDBREAKS}"; [ -n "${BASH_LOADABLES_PATH-}" ] && echo loadables; echo "[${BASH_COMPAT-unset}]" """),
     case("bash-execution-string", r"""echo "[${BASH_EXECUTION_STRING-unset}]"; bash -c 'echo "[$BASH_EXECUTION_STRING]"' """),
+    case("declare-p-computed", r"""declare -p BASHPID SECONDS HISTCMD BASH_SUBSHELL BASH_ARGV0 EPOCHSECONDS RANDOM SRANDOM LINENO | sed -E 's/="[0-9.]+"/=N/; s#/batch/[^"]*#S#'; (declare -p BASH_SUBSHELL)"""),
+    case("declare-p-computed-arrays", r"""declare -p BASH_ALIASES BASH_CMDS BASH_ARGC BASH_ARGV DIRSTACK GROUPS FUNCNAME BASH_LINENO | sed -E 's/="[0-9]+"/=N/g'; f() { declare -p FUNCNAME; }; f"""),
+    case("declare-p-command-and-optind", r"""declare -p BASH_COMMAND OPTIND OPTERR; OPTIND=1+2; echo "$OPTIND"; f() { local OPTIND; declare -p OPTIND; }; f"""),
+    case("bash-aliases-view", r"""shopt -s expand_aliases; alias q='echo Q' r='echo R'; echo "${BASH_ALIASES[q]} ${#BASH_ALIASES[@]}"; for k in "${!BASH_ALIASES[@]}"; do echo "k=$k"; done | sort
+BASH_ALIASES[w]='echo W'
+w; alias w; unset 'BASH_ALIASES[q]'; alias q; declare -p BASH_ALIASES"""),
+    case("bash-aliases-unset-and-subshell", r"""alias a1=ls; (BASH_ALIASES[a2]=pwd; alias a2); alias a2; echo "st=$?"; unset BASH_ALIASES; echo "[${BASH_ALIASES[a1]-gone}]"; alias a1"""),
+    case("bash-cmds-view", r"""BASH_CMDS[mycat]=/usr/bin/cat; echo hi | mycat; hash -t mycat; type mycat; echo "${BASH_CMDS[mycat]}"; unset 'BASH_CMDS[mycat]'; hash -t mycat; hash -r; echo "${#BASH_CMDS[@]}" """),
+    case("bash-cmds-after-run", r"""ls >/dev/null; wc -c </dev/null >/dev/null; declare -p BASH_CMDS; PATH=$PATH; echo "${#BASH_CMDS[@]}" """),
+    case("bash-argv-tracking", r"""f() { echo "[${BASH_ARGV[*]}] [${BASH_ARGC[*]}]"; }; f a b; shopt -s extdebug; g() { echo "[${BASH_ARGV[*]}] [${BASH_ARGC[*]}]"; f x; }; g c d; shopt -u extdebug; f e; (shopt -s extdebug; g p)""", args=["s1", "s2"]),
+    case("oldpwd-exported-unset", r"""declare -p OLDPWD; export -p | grep -c OLDPWD; env | grep -c OLDPWD; cd /tmp; env | grep OLDPWD; declare -p OLDPWD"""),
+    case("comp-wordbreaks-lazy", r"""declare -p COMP_WORDBREAKS; declare -p | grep -c COMP_WORDBREAKS; set | grep -c '^COMP_WORDBREAKS'; COMP_WORDBREAKS=':'; set | grep '^COMP_WORDBREAKS'; unset COMP_WORDBREAKS; echo "[${COMP_WORDBREAKS-unset}]" """),
+    case("listing-computed-vars", r"""declare -p | grep -E '^declare -[-aAi]+ (BASHPID|BASH_ARGV0|BASH_COMMAND|BASH_SUBSHELL|EPOCHSECONDS|LINENO|RANDOM|SECONDS|SRANDOM|HISTCMD|FUNCNAME|GROUPS|DIRSTACK|BASH_ALIASES)\b'"""),
+    case("set-listing-computed-vars", r"""set | grep -E '^(BASH_ALIASES|BASH_ARGC|BASH_ARGV|BASH_CMDS|BASH_LINENO|DIRSTACK|GROUPS|RANDOM|LINENO|SECONDS|BASHPID|FUNCNAME)='; f() { set | grep -E '^(FUNCNAME|BASH_LINENO)='; }; f"""),
+    case("unset-computed-then-list", r"""unset RANDOM SECONDS BASH_ALIASES; declare -p | grep -cE ' (RANDOM|SECONDS|BASH_ALIASES)$'; RANDOM=7; declare -p RANDOM; SECONDS=3; echo "$SECONDS" """),
 ]

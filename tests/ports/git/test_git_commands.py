@@ -88,8 +88,8 @@ def test_commit_without_message_runs_the_editor_in_process():
                    # an editor is a command line, run by pysh itself on COMMIT_EDITMSG
                    "GIT_EDITOR='sed -i 1s/^/edited/' git commit -q; echo rc=$?\n"
                    "git log --format=%B; head -3 .git/COMMIT_EDITMSG\n")
-    assert r.stderr == (b"error: commit needs an editor and none is set (pysh has no terminal): "
-                        b"give the message with -m or -F, or set GIT_EDITOR\n")
+    assert r.stderr == (b"error: Terminal is dumb, but EDITOR unset\n"
+                        b"Please supply the message using either -m or -F option.\n")
     assert r.stdout == (b"rc=1\nrc=0\nedited\n\nedited\n# Please enter the commit message for "
                         b"your changes. Lines starting\n# with '#' will be ignored, and an empty "
                         b"message aborts the commit.\n")

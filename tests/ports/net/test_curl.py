@@ -309,6 +309,16 @@ def test_endless_bodies_stop_at_every_cap():
     assert r["truncated"] and r["stdout_len"] <= 1_100_000
 
 
+@pytest.mark.parametrize("fetch", ["curl -s {base}/endless -o big",
+                                   "wget -q -O big {base}/endless"])
+def test_an_endless_download_stops_at_the_file_size_limit(fetch):
+    # the body goes to a file through the port's write path: max_file_size stops it there
+    r = run_hostile(fetch + "; echo after", limits={"max_file_size": 1 << 20}, kill_after=60)
+    assert (r["status"], r["stdout"]) == (126, ""), r
+    assert r["stderr"] == "pysh: file size: limit exceeded (1048576 bytes)\n", r
+    assert r["files"] == "1048576 big\n", r
+
+
 def test_redirect_loops_end():
     r = run_hostile("curl -sSL {base}/loop -o /dev/null; echo $?; curl -sL --max-redirs 3 "
                     "-w '%{num_redirects}' {base}/loop; echo \" $?\"", kill_after=30)

@@ -224,6 +224,43 @@ EOF"""
         assert not line.endswith("OK"), line
 
 
+WRITE_PAST_LIMITS = r"""python3 - <<'EOF'
+import errno, os
+def fails(what, f, *a):
+    try:
+        f(*a)
+        print(what, "OK")
+    except OSError as x:
+        print(what, errno.errorcode[x.errno])
+fd = os.open("big", os.O_WRONLY | os.O_CREAT)
+print("whole", os.write(fd, b"x" * 1000), "short", os.write(fd, b"y" * 2000))
+fails("then", os.write, fd, b"z")
+fails("ftruncate", os.ftruncate, fd, 10**10)
+fails("pwrite-far", os.pwrite, fd, b"a", 10**10)
+os.close(fd)
+f = open("buffered", "wb")
+fails("buffered", f.write, b"b" * 100000)
+fails("close", f.close)
+fd = os.open("total", os.O_WRONLY | os.O_CREAT)
+print("whole", os.write(fd, b"c" * 500), "short", os.write(fd, b"d" * 1000))
+fails("then", os.write, fd, b"e")
+EOF
+echo "status $?"; stat -c '%n %s' big buffered total"""
+
+
+def test_a_guest_writing_past_the_write_limits_gets_efbig_and_edquot(tmp_path):
+    # As a process under RLIMIT_FSIZE (SIGXFSZ ignored) or a quota: the write that reaches
+    # the limit is short, the next one fails; nothing past the limit reaches the file.
+    r = clean(run_hostile(str(tmp_path), WRITE_PAST_LIMITS, kill_after=120, limits=dict(
+        max_file_size=2048, max_total_written=2 * 2048 + 500 + 452, timeout=60)))
+    assert (r["status"], r["stderr"]) == (0, ""), r
+    assert r["stdout"] == ("whole 1000 short 1048\nthen EFBIG\nftruncate EFBIG\npwrite-far EFBIG\n"
+                           "buffered EFBIG\nclose OK\nwhole 500 short 452\nthen EDQUOT\n"
+                           "status 0\nbig 2048\nbuffered 2048\ntotal 952\n"), r
+    assert sorted((p.name, p.stat().st_size) for p in tmp_path.iterdir()) == [
+        ("big", 2048), ("buffered", 2048), ("total", 952)]
+
+
 CORE_RULES = r"""python3 - <<'EOF'
 import errno, os
 def show(what, fn):
