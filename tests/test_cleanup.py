@@ -24,9 +24,17 @@ def _env(tmpdir) -> dict:
             "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(tmpdir)}
 
 
+def _default_signals() -> None:
+    # the child starts as a process manager would start it: a suite run under nohup or as a
+    # background job has SIGHUP/SIGINT ignored, and pysh rightly keeps an inherited SIG_IGN
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _start(tmpdir, args=("-c", "sleep 30"), stdin=None) -> subprocess.Popen:
     p = subprocess.Popen(PYSH + list(args), env=_env(tmpdir), stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, stdin=None if stdin is None else subprocess.PIPE)
+                         stderr=subprocess.PIPE, stdin=None if stdin is None else subprocess.PIPE,
+                         preexec_fn=_default_signals)
     if stdin is not None:
         p.stdin.write(stdin)
         p.stdin.flush()
