@@ -1,19 +1,29 @@
 """git: pysh's port (dulwich) against the real git, measured side by side in one run.
 
-    python bench/git_bench.py [--commits N] [--files F] [--rounds R]
+    python bench/git_bench.py [--rounds R] [--scale S] [--cli] [--only SUBSTR] [--profile DIR]
 
-A repository with N commits (default 1,000) over F files (default 200) is generated
-with the real git (fast-import), then ``git status`` and ``git log --oneline -n 100``
-are timed: real git as a host process, pysh through ``pysh -c`` (the interpreter,
-as an agent calls it) and in-process (the registered command called directly, which
-leaves out pysh's start-up). Best of R rounds of wall time; read the ratios. dulwich
-is pure Python over a C git: the target is only to report.
+Three repositories are generated with the real git (fast-import) in a temp dir:
+
+* history: 10,000 commits over 200 files: ``log --oneline``, ``rev-list --count``
+* wide: a 20,000-file work tree (200 directories of 100): ``status`` clean, then with
+  100 modified files, 100 untracked files and an untracked directory
+* blame: a 2,000-line file with 500 commits of history: ``blame``
+
+(``--scale`` divides the sizes, for a quick look.) Each row is timed for the real git as
+a host process and for pysh in-process (the registered command called on a warm
+instance, which leaves out pysh's start-up; ``--cli`` adds ``pysh -c`` as an agent calls
+it). Best of R rounds, wall and CPU (the real git's from the children's rusage, pysh's
+from the process's CPU clock); the ratio columns are pysh over git. pysh's output is
+checked byte for byte against git's before timing. ``--profile DIR`` writes a cProfile
+of one in-process run of each row to DIR/<row>.prof.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -23,88 +33,203 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
 ENV = {"GIT_AUTHOR_NAME": "B", "GIT_AUTHOR_EMAIL": "b@example.com", "GIT_COMMITTER_NAME": "B",
-       "GIT_COMMITTER_EMAIL": "b@example.com", "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1"}
+       "GIT_COMMITTER_EMAIL": "b@example.com", "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1",
+       "TZ": "UTC", "LC_ALL": "C"}
 
 
-def make_repo(path: str, commits: int, files: int) -> None:
-    env = dict(ENV, HOME=path)
-    subprocess.run(["git", "init", "-q", "-b", "main", path], check=True, env=env)
-    stream = []
-    mark = 0
+def git(path: str, *args: str, stdin: bytes | None = None) -> None:
+    subprocess.run(["git", *args], cwd=path, input=stdin, check=True, env=dict(ENV, HOME=path),
+                   stdout=subprocess.DEVNULL)
+
+
+def fast_import(path: str, stream: list[str | bytes]) -> None:
+    git(path, "init", "-q", "-b", "main", ".")
+    data = b"".join(s.encode() if isinstance(s, str) else s for s in stream)
+    git(path, "fast-import", "--quiet", stdin=data)
+
+
+def commit_header(n: int, msg: str) -> str:
+    t = 1700000000 + n * 60
+    return (f"commit refs/heads/main\nmark :{n + 1}\nauthor B <b@example.com> {t} +0000\n"
+            f"committer B <b@example.com> {t} +0000\ndata {len(msg)}\n{msg}"
+            + (f"from :{n}\n" if n else ""))
+
+
+def blob(p: str, data: bytes) -> bytes:
+    return f"M 100644 inline {p}\ndata {len(data)}\n".encode() + data + b"\n"
+
+
+def make_history(path: str, commits: int, files: int = 200) -> None:
+    """``commits`` commits, each changing one of ``files`` small files."""
     contents = {f"src/f{i:04d}.txt": f"file {i}\n" for i in range(files)}
+    stream: list[str | bytes] = []
     for c in range(commits):
-        path_c = f"src/f{c % files:04d}.txt"
-        contents[path_c] += f"change {c}\n"
-        t = 1700000000 + c * 60
-        stream.append(f"commit refs/heads/main\nmark :{mark + 1}\n"
-                      f"author B <b@example.com> {t} +0000\ncommitter B <b@example.com> {t} +0000\n")
-        msg = f"commit number {c}\n"
-        stream.append(f"data {len(msg)}\n{msg}")
-        if mark:
-            stream.append(f"from :{mark}\n")
-        mark += 1
-        todo = contents.items() if c == 0 else [(path_c, contents[path_c])]
-        for p, data in todo:
-            b = data.encode()
-            stream.append(f"M 100644 inline {p}\ndata {len(b)}\n{data}\n")
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input="".join(stream).encode(),
-                   check=True, env=env)
-    subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=path, check=True, env=env)
-    # a few local changes so status has something to say
-    with open(os.path.join(path, "src", "f0000.txt"), "a") as f:
-        f.write("local edit\n")
-    with open(os.path.join(path, "untracked.txt"), "w") as f:
-        f.write("u\n")
+        p = f"src/f{c % files:04d}.txt"
+        contents[p] += f"change {c}\n"
+        stream.append(commit_header(c, f"commit number {c}\n"))
+        for q in (contents if c == 0 else [p]):
+            stream.append(blob(q, contents[q].encode()))
+    fast_import(path, stream)
+    git(path, "checkout", "-q", "-f", "main")
 
 
-def best(fn, rounds: int) -> float:
-    times = []
+def make_wide(path: str, files: int) -> None:
+    """One commit of ``files`` files in directories of 100, checked out, index refreshed."""
+    stream: list[str | bytes] = [commit_header(0, "many files\n")]
+    for i in range(files):
+        stream.append(blob(f"d{i // 100:03d}/f{i % 100:02d}.txt", f"content of file {i}\n".encode()))
+    stream.append(blob(".gitignore", b"*.o\nbuild/\n"))
+    fast_import(path, stream)
+    git(path, "checkout", "-q", "-f", "main")
+    time.sleep(1.1)  # past the racy-git second: the refresh below records clean stat data
+    git(path, "status", "--porcelain")  # git refreshes (and rewrites) its index here
+
+
+def dirty_wide(path: str, files: int) -> None:
+    """Some modified files, some untracked ones (and an ignored one, an untracked dir)."""
+    n = max(1, files // 200)
+    for i in range(0, files, files // n):
+        with open(os.path.join(path, f"d{i // 100:03d}/f{i % 100:02d}.txt"), "a") as f:
+            f.write("local edit\n")
+    for i in range(n):
+        with open(os.path.join(path, f"d{(i * 7) % max(1, files // 100):03d}/new{i}.txt"), "w") as f:
+            f.write("u\n")
+        with open(os.path.join(path, f"d{i % max(1, files // 100):03d}/x{i}.o"), "w") as f:
+            f.write("o\n")
+    os.makedirs(os.path.join(path, "newdir/sub"))
+    with open(os.path.join(path, "newdir/sub/a.txt"), "w") as f:
+        f.write("a\n")
+
+
+def make_blame(path: str, commits: int, lines: int) -> None:
+    """A ``lines``-line file changed by ``commits`` commits (a few lines each)."""
+    rnd = random.Random(19)
+    text = [f"line {i} of the original file\n" for i in range(lines)]
+    stream: list[str | bytes] = []
+    for c in range(commits):
+        if c:
+            for _ in range(4):
+                i = rnd.randrange(len(text))
+                kind = rnd.random()
+                if kind < 0.6:
+                    text[i] = f"line changed in commit {c}\n"
+                elif kind < 0.8 or len(text) <= lines:
+                    text.insert(i, f"line inserted in commit {c}\n")
+                else:
+                    del text[i]
+        stream.append(commit_header(c, f"blame commit {c}\n"))
+        stream.append(blob("file.txt", "".join(text).encode()))
+        if c % 50 == 0:
+            stream.append(blob(f"other/o{c}.txt", f"{c}\n".encode()))
+    fast_import(path, stream)
+    git(path, "checkout", "-q", "-f", "main")
+
+
+def cpu_children() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def best(fn, rounds: int, cpu_clock) -> tuple[float, float]:
+    """(best wall, best CPU) over ``rounds`` calls of ``fn``."""
+    walls, cpus = [], []
     for _ in range(rounds):
-        t = time.perf_counter()
+        c, t = cpu_clock(), time.perf_counter()
         fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        walls.append(time.perf_counter() - t)
+        cpus.append(cpu_clock() - c)
+    return min(walls), min(cpus)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--commits", type=int, default=1000)
-    ap.add_argument("--files", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--scale", type=int, default=1, help="divide the repository sizes by this")
+    ap.add_argument("--cli", action="store_true", help="also time `pysh -c` (start-up included)")
+    ap.add_argument("--only", default="", help="rows whose label contains this")
+    ap.add_argument("--profile", default="", help="write a cProfile of each row to this dir")
+    ap.add_argument("--keep", default="", help="build the repositories in this dir (kept, and "
+                    "reused by the next run with the same sizes); default: a temp dir")
     a = ap.parse_args()
-    from tests.harness import run_cmd, sandbox
+    from pysh.commands import default_registry
+    from pysh.interpreter import ExecCommand
+    from tests.harness import run_cmd
 
-    with tempfile.TemporaryDirectory(prefix="git-bench-") as d:
-        repo = os.path.join(d, "repo")
-        make_repo(repo, a.commits, a.files)
-        env = dict(ENV, HOME=repo)
-        pysh = [sys.executable, "-m", "pysh", "--sandbox", repo, "-c"]
-        cases = [("git status", ["git", "status"]),
-                 ("git log --oneline -n 100", ["git", "log", "--oneline", "-n", "100"])]
-        print(f"repository: {a.commits} commits, {a.files} files; best of {a.rounds}")
-        print(f"{'command':<28}{'git':>10}{'pysh -c':>12}{'ratio':>8}{'in-process':>12}{'ratio':>8}")
-        from pysh.commands import default_registry
-        from pysh.interpreter import ExecCommand
-
-        with ExecCommand(repo, registry=default_registry()) as ex:
-            for label, argv in cases:
-                real = best(lambda argv=argv: subprocess.run(argv, cwd=repo, env=env,
-                                                             capture_output=True, check=True),
-                            a.rounds)
-                want = subprocess.run(argv, cwd=repo, env=env, capture_output=True).stdout
-
-                def cli(argv=argv):
-                    p = subprocess.run(pysh + [" ".join(argv)], env=env, capture_output=True)
-                    return p
-
-                p = cli()
-                cli_t = best(cli, a.rounds) if p.returncode == 0 else float("nan")
+    s = a.scale
+    n_commits, n_files, n_blame, n_lines = 10000 // s, 20000 // s, 500 // s, 2000 // s
+    with tempfile.TemporaryDirectory(prefix="git-bench-") as tmp:
+        d = os.path.join(a.keep, f"scale{s}") if a.keep else tmp
+        repos = {k: os.path.join(d, k) for k in ("history", "wide", "blame")}
+        rows = [
+            (f"log --oneline ({n_commits} commits)", "history", ["git", "log", "--oneline"], None),
+            (f"rev-list --count ({n_commits})", "history", ["git", "rev-list", "--count", "HEAD"],
+             None),
+            (f"status, clean ({n_files} files)", "wide", ["git", "status"], None),
+            (f"status --porcelain, clean", "wide", ["git", "status", "--porcelain"], None),
+            (f"status, dirty ({n_files} files)", "wide", ["git", "status"], dirty_wide),
+            (f"status --porcelain, dirty", "wide", ["git", "status", "--porcelain"], None),
+            (f"blame ({n_lines} lines, {n_blame} commits)", "blame", ["git", "blame", "file.txt"],
+             None),
+        ]
+        rows = [r for r in rows if a.only in r[0]]
+        t0 = time.perf_counter()
+        makers = {"history": lambda p: make_history(p, n_commits),
+                  "wide": lambda p: make_wide(p, n_files),
+                  "blame": lambda p: make_blame(p, n_blame, n_lines)}
+        for which in sorted({r[1] for r in rows}):
+            p = repos[which]
+            if which == "wide" and os.path.isdir(p):  # a kept one: back to clean
+                git(p, "clean", "-q", "-fdx")
+                git(p, "checkout", "-q", "-f", "main")
+                time.sleep(1.1)
+                git(p, "status", "--porcelain")
+            if not os.path.isdir(p):
+                os.makedirs(p)
+                makers[which](p)
+        setup = time.perf_counter() - t0
+        print(f"repositories built in {setup:.1f}s; best of {a.rounds}; "
+              f"load {os.getloadavg()[0]:.1f}")
+        head = f"{'command':<34}{'git wall':>9}{'cpu':>8}{'pysh wall':>11}{'cpu':>8}" \
+               f"{'wall x':>8}{'cpu x':>7}"
+        print(head + (f"{'pysh -c':>10}{'x':>6}" if a.cli else ""))
+        for label, which, argv, prep in rows:
+            repo = repos[which]
+            if prep is not None:
+                prep(repo, n_files)
+            env = dict(ENV, HOME=repo)
+            want = subprocess.run(argv, cwd=repo, env=env, capture_output=True).stdout
+            real_w, real_c = best(lambda argv=argv: subprocess.run(
+                argv, cwd=repo, env=env, capture_output=True, check=True), a.rounds, cpu_children)
+            with ExecCommand(repo, registry=default_registry()) as ex:
                 r = run_cmd(ex, argv, env=ENV)
-                assert r.status == 0 and r.stdout == want, (r.stdout[:300], r.stderr[:300], want[:300])
-                inproc = best(lambda argv=argv: run_cmd(ex, argv, env=ENV), a.rounds)
-                print(f"{label:<28}{real * 1000:>9.1f}ms{cli_t * 1000:>10.1f}ms{cli_t / real:>7.1f}x"
-                      f"{inproc * 1000:>10.1f}ms{inproc / real:>7.1f}x")
-        del sandbox
+                if r.status != 0 or r.stdout != want:
+                    print(f"{label}: OUTPUT DIFFERS (status {r.status})\n  pysh: {r.stdout[:200]!r}"
+                          f"\n  stderr: {r.stderr[:200]!r}\n  git:  {want[:200]!r}")
+                    continue
+                pw, pc = best(lambda argv=argv: run_cmd(ex, argv, env=ENV), a.rounds, time.process_time)
+                if a.profile:
+                    import cProfile
+
+                    os.makedirs(a.profile, exist_ok=True)
+                    name = "".join(ch if ch.isalnum() else "_" for ch in label)[:40]
+                    pr = cProfile.Profile()
+                    # the command runs on the instance's worker thread: profile it there
+                    ex.call(lambda pr=pr: pr.enable())
+                    run_cmd(ex, argv, env=ENV)
+                    ex.call(lambda pr=pr: pr.disable())
+                    pr.dump_stats(os.path.join(a.profile, name + ".prof"))
+            line = (f"{label:<34}{real_w * 1000:>7.1f}ms{real_c * 1000:>6.0f}ms{pw * 1000:>9.1f}ms"
+                    f"{pc * 1000:>6.0f}ms{pw / real_w:>7.1f}x{pc / max(real_c, 1e-3):>6.1f}x")
+            if a.cli:
+                cmd = [sys.executable, "-m", "pysh", "--sandbox", repo, "-c", " ".join(argv)]
+                p = subprocess.run(cmd, env=env, capture_output=True)
+                if p.returncode == 0 and p.stdout == want:
+                    cw, _ = best(lambda cmd=cmd: subprocess.run(cmd, env=env, capture_output=True),
+                                 a.rounds, cpu_children)
+                    line += f"{cw * 1000:>8.0f}ms{cw / real_w:>5.1f}x"
+                else:
+                    line += "   differs"
+            print(line, flush=True)
     return 0
 
 

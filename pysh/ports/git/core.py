@@ -566,26 +566,15 @@ class Repo:
             self._index_lock = self.gitdir.lock("index")
 
     def write_index(self) -> None:
-        import io
-
-        from dulwich.index import IndexChecksumWriter, write_index_dict
+        from pysh.ports.git.indexfile import serialize
 
         idx = self.index
         idx._extensions = []  # TREE/UNTR caches would be stale: git rebuilds them
-
-        class _Buf(io.BytesIO):
-            def close(self):  # keep the bytes after the checksum writer closes us
-                pass
-
-        buf = _Buf()
-        w = IndexChecksumWriter(buf, idx._object_format)
-        write_index_dict(w, idx._byname, version=idx._version, extensions=[],
-                         object_format=idx._object_format)
-        w.close()
+        data = serialize(idx._byname, idx._version)
         self.lock_index()
         lk, self._index_lock = self._index_lock, None
         try:
-            lk.write(buf.getvalue())
+            lk.write(data)
             lk.commit()
         except OSError as e:
             raise fatal(f"Unable to write new index file ({os.strerror(e.errno or errno.EIO)})") from None
@@ -684,9 +673,9 @@ class Repo:
 
 def _read_index(gd: GitDir):
     """The index, parsed from bytes the core read (dulwich never opens it itself)."""
-    import io
+    from dulwich.index import Index
 
-    from dulwich.index import Index, IndexChecksumReader, read_index_dict_with_version
+    from pysh.ports.git.indexfile import parse
 
     class SandboxIndex(Index):
         def read(self):  # noqa: D102 - only ever filled from bytes, below
@@ -700,15 +689,10 @@ def _read_index(gd: GitDir):
     if not data:
         return idx
     try:
-        reader = IndexChecksumReader(io.BytesIO(data), idx._object_format)
-        entries, version, extensions = read_index_dict_with_version(reader, idx._object_format)
-        idx._version = version
-        idx._extensions = extensions
-        for name, value in entries.items():
-            idx.set_verbatim(name, value)
-        reader.check_checksum(allow_empty=True)
-    except Exception as e:
-        raise fatal("index file corrupt") from e
+        entries, idx._version, idx._extensions = parse(data)
+    except Exception:  # whatever the bytes are: git's one message
+        raise fatal("index file corrupt") from None
+    idx._byname = entries  # no path normalizer: set_verbatim would only store them
     return idx
 
 
