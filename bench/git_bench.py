@@ -165,9 +165,9 @@ def main() -> int:
             (f"rev-list --count ({n_commits})", "history", ["git", "rev-list", "--count", "HEAD"],
              None),
             (f"status, clean ({n_files} files)", "wide", ["git", "status"], None),
-            (f"status --porcelain, clean", "wide", ["git", "status", "--porcelain"], None),
+            ("status --porcelain, clean", "wide", ["git", "status", "--porcelain"], None),
             (f"status, dirty ({n_files} files)", "wide", ["git", "status"], dirty_wide),
-            (f"status --porcelain, dirty", "wide", ["git", "status", "--porcelain"], None),
+            ("status --porcelain, dirty", "wide", ["git", "status", "--porcelain"], None),
             (f"blame ({n_lines} lines, {n_blame} commits)", "blame", ["git", "blame", "file.txt"],
              None),
         ]
@@ -198,7 +198,7 @@ def main() -> int:
                 prep(repo, n_files)
             env = dict(ENV, HOME=repo)
             want = subprocess.run(argv, cwd=repo, env=env, capture_output=True).stdout
-            real_w, real_c = best(lambda argv=argv: subprocess.run(
+            real_w, real_c = best(lambda argv=argv, repo=repo, env=env: subprocess.run(
                 argv, cwd=repo, env=env, capture_output=True, check=True), a.rounds, cpu_children)
             with ExecCommand(repo, registry=default_registry()) as ex:
                 r = run_cmd(ex, argv, env=ENV)
@@ -224,7 +224,8 @@ def main() -> int:
                 cmd = [sys.executable, "-m", "pysh", "--sandbox", repo, "-c", " ".join(argv)]
                 p = subprocess.run(cmd, env=env, capture_output=True)
                 if p.returncode == 0 and p.stdout == want:
-                    cw, _ = best(lambda cmd=cmd: subprocess.run(cmd, env=env, capture_output=True),
+                    cw, _ = best(lambda cmd=cmd, env=env: subprocess.run(cmd, env=env,
+                                                                         capture_output=True),
                                  a.rounds, cpu_children)
                     line += f"{cw * 1000:>8.0f}ms{cw / real_w:>5.1f}x"
                 else:

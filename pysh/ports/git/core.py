@@ -299,6 +299,7 @@ class Repo:
         self.submodules: dict[bytes, Repo | None] = {}  # checked-out submodules, by path
         self._attrs = None
         self._config = None
+        self._abbrev: int | None = None
         self._tree_cache: dict[bytes, dict[bytes, tuple[int, bytes]]] = {}
         self.object_store = SandboxObjectStore(self.gitdir)
         self.refs = SandboxRefs(self.gitdir)
@@ -667,8 +668,27 @@ class Repo:
         r = posixpath.relpath(p or ".", pre.rstrip("/") or ".")
         return r + "/" if p.endswith("/") and not r.endswith("/") else r
 
-    def short(self, sha: bytes, n: int = 7) -> str:
+    def short(self, sha: bytes, n: int | None = None) -> str:
+        """The unique abbreviation of ``sha``: at least ``n`` hex digits, git's default length
+        when ``n`` is None."""
         return abbrev(self, sha, n)
+
+    @property
+    def default_abbrev(self) -> int:
+        """core.abbrev, or git's automatic length: half the bits of the number of packed
+        objects, rounded up, at least 7 (8 from 16,384 objects, 9 from 65,536...)."""
+        if self._abbrev is None:
+            v = (self.cfg_get("core", "abbrev") or "auto").strip().lower()
+            if v.isdigit():
+                self._abbrev = max(4, min(40, int(v)))
+            elif v in ("no", "false", "off"):
+                self._abbrev = 40
+            else:
+                count = 0
+                for p in self.object_store.packs:
+                    count += len(p.index)
+                self._abbrev = max(7, (count.bit_length() + 1) // 2)
+        return self._abbrev
 
 
 def _read_index(gd: GitDir):
@@ -700,9 +720,9 @@ def gitfs_message(e: OSError) -> str:
     return os.strerror(e.errno or errno.EIO)
 
 
-def abbrev(repo: Repo, sha: bytes, n: int = 7) -> str:
+def abbrev(repo: Repo, sha: bytes, n: int | None = None) -> str:
     s = decode(sha)
-    n = max(4, min(40, n))
+    n = max(4, min(40, repo.default_abbrev if n is None else n))
     while n < 40:
         pre = s[:n]
         if _unique_prefix(repo, pre):

@@ -697,12 +697,14 @@ def side_content(c: Change, load, new: bool) -> bytes:
 
 def compare(old: dict[bytes, tuple[int, bytes]], new: dict[bytes, tuple[int, bytes]],
             ) -> list[Change]:
-    out = []
-    for p in sorted(set(old) | set(new)):
+    out: list[Change] = []
+    if old == new:  # one C-level comparison for the common case (status of a clean index)
+        return out
+    differ = {p for p, v in new.items() if old.get(p) != v}
+    differ.update(p for p in old if p not in new)
+    for p in sorted(differ):
         o = old.get(p)
         n = new.get(p)
-        if o == n:
-            continue
         if o is None:
             out.append(Change("A", None, p, 0, n[0], ZERO, n[1]))
         elif n is None:

@@ -2,10 +2,11 @@
 
 dulwich's reader and writer go through a file object a few bytes at a time (about 70 µs per
 entry, 1.4 s for a 20,000-file work tree); here an entry is one ``struct`` call on the
-buffer. The entries are dulwich's own types (:class:`IndexEntry`, :class:`ConflictedIndexEntry`,
-with the same fields and flags dulwich's reader gives), so everything else keeps using
-dulwich's :class:`Index`. Version 4 (prefix-compressed paths) is rare and left to dulwich.
-Bytes only: the caller reads and writes the file through the git dir.
+buffer, kept as that call's tuple (:class:`Entry`: dulwich's :class:`IndexEntry` fields, read
+only, with the same values dulwich's reader gives), so everything else keeps using dulwich's
+:class:`Index`, and a command that changes an entry puts a new one in (``make_entry``).
+Version 4 (prefix-compressed paths) is rare and left to dulwich. Bytes only: the caller
+reads and writes the file through the git dir.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 import struct
+from operator import itemgetter
 
 from dulwich.index import (
     FLAG_EXTENDED,
@@ -21,7 +23,6 @@ from dulwich.index import (
     FLAG_STAGESHIFT,
     ConflictedIndexEntry,
     IndexChecksumReader,
-    IndexEntry,
     IndexExtension,
     read_index_dict_with_version,
     write_index_dict,
@@ -31,10 +32,50 @@ _HEADER = struct.Struct(">4sLL")
 # ctime s, ns, mtime s, ns, dev, ino, mode, uid, gid, size, sha, flags: 62 bytes
 _ENTRY = struct.Struct(">LLLLLLLLLL20sH")
 _EXT = struct.Struct(">4sL")
+_UNUSUAL = FLAG_EXTENDED | FLAG_STAGEMASK
 
 
 class IndexCorrupt(Exception):
     pass
+
+
+class Entry(tuple):
+    """One stage-0..3 entry as unpacked from the file: (ctime s, ns, mtime s, ns, dev, ino,
+    mode, uid, gid, size, binary sha, flags[, extended flags]). Creating one is a tuple
+    (a dataclass per entry was most of the time of reading a large index); the attributes
+    are :class:`IndexEntry`'s, ``sha`` in hex as dulwich has it."""
+
+    __slots__ = ()
+    dev = property(itemgetter(4))
+    ino = property(itemgetter(5))
+    mode = property(itemgetter(6))
+    uid = property(itemgetter(7))
+    gid = property(itemgetter(8))
+    size = property(itemgetter(9))
+    binsha = property(itemgetter(10))
+
+    @property
+    def ctime(self) -> tuple[int, int]:
+        return self[0], self[1]
+
+    @property
+    def mtime(self) -> tuple[int, int]:
+        return self[2], self[3]
+
+    @property
+    def sha(self) -> bytes:
+        return self[10].hex().encode()
+
+    @property
+    def flags(self) -> int:
+        return self[11] & ~FLAG_NAMEMASK
+
+    @property
+    def extended_flags(self) -> int:
+        return self[12] if len(self) > 12 else 0
+
+    def __repr__(self) -> str:
+        return f"Entry(mode={self.mode:o}, sha={self.sha.decode()}, size={self.size})"
 
 
 def parse(data: bytes) -> tuple[dict, int, list]:
@@ -52,36 +93,40 @@ def parse(data: bytes) -> tuple[dict, int, list]:
         return _parse_v4(data)
     entries: dict = {}
     unpack = _ENTRY.unpack_from
+    new = tuple.__new__
     end = len(data) - 20
     off = _HEADER.size
     for _ in range(count):
         if off + 62 > end:
             raise IndexCorrupt("truncated")
-        cs, cn, ms, mn, dev, ino, mode, uid, gid, size, sha, flags = unpack(data, off)
+        fields = unpack(data, off)
+        flags = fields[11]
+        n = flags & FLAG_NAMEMASK
+        if not flags & _UNUSUAL and n != FLAG_NAMEMASK:
+            # the common entry (stage 0, no extended flags, a name under 4 KB): tight
+            entries[data[off + 62:off + 62 + n]] = new(Entry, fields)
+            off += (70 + n) & ~7  # padded with 1-8 NULs to a multiple of 8 bytes
+            continue
         start = off + 62
-        eflags = 0
         if flags & FLAG_EXTENDED:
             if version < 3:
                 raise IndexCorrupt("extended flag in a version 2 index")
-            eflags = (data[start] << 8) | data[start + 1]
+            fields += ((data[start] << 8) | data[start + 1],)
             start += 2
-        n = flags & FLAG_NAMEMASK
         if n == FLAG_NAMEMASK:  # a long name: up to its NUL
             n = data.find(b"\0", start) - start
             if n < 0:
                 raise IndexCorrupt("truncated")
         name = data[start:start + n]
-        # entries are padded with 1-8 NULs to a multiple of 8 bytes
         off += (start - off + n + 8) & ~7
-        e = IndexEntry((cs, cn), (ms, mn), dev, ino, mode, uid, gid, size, sha.hex().encode(),
-                       flags & ~FLAG_NAMEMASK, eflags)
-        stage = (flags & FLAG_STAGEMASK) >> FLAG_STAGESHIFT
-        if stage == 0:
+        e = new(Entry, fields)
+        if not flags & FLAG_STAGEMASK:
             entries[name] = e
         else:
             c = entries.setdefault(name, ConflictedIndexEntry())
             if not isinstance(c, ConflictedIndexEntry):
                 raise IndexCorrupt("a path both merged and unmerged")
+            stage = (flags & FLAG_STAGEMASK) >> FLAG_STAGESHIFT
             if stage == 1:
                 c.ancestor = e
             elif stage == 2:
@@ -136,18 +181,27 @@ def serialize(entries: dict, version: int | None) -> bytes:
     out = [_HEADER.pack(b"DIRC", version, len(rows))]
     pack = _ENTRY.pack
     for name, e, stage in rows:
-        if len(e.sha) != 40:
-            raise ValueError(f"Object ID {e.sha!r} for {name!r} is not valid")
-        flags = (e.flags & ~(FLAG_STAGEMASK | FLAG_NAMEMASK)) | (stage << FLAG_STAGESHIFT)
+        if type(e) is Entry:  # as read: its own fields, the stage and name length set again
+            fields = list(e[:12])
+            extended = e[12] if len(e) > 12 else 0
+            flags = e[11] & ~FLAG_NAMEMASK
+        else:
+            if len(e.sha) != 40:
+                raise ValueError(f"Object ID {e.sha!r} for {name!r} is not valid")
+            cs, cn = _time(e.ctime)
+            ms, mn = _time(e.mtime)
+            fields = [cs, cn, ms, mn, e.dev & 0xFFFFFFFF, e.ino & 0xFFFFFFFF, e.mode, e.uid,
+                      e.gid, e.size, bytes.fromhex(e.sha.decode("ascii")), 0]
+            extended = e.extended_flags
+            flags = e.flags
+        flags = (flags & ~(FLAG_STAGEMASK | FLAG_NAMEMASK)) | (stage << FLAG_STAGESHIFT)
         flags |= min(len(name), FLAG_NAMEMASK)
-        if e.extended_flags:
+        if extended:
             flags |= FLAG_EXTENDED
-        cs, cn = _time(e.ctime)
-        ms, mn = _time(e.mtime)
-        head = pack(cs, cn, ms, mn, e.dev & 0xFFFFFFFF, e.ino & 0xFFFFFFFF, e.mode, e.uid,
-                    e.gid, e.size, bytes.fromhex(e.sha.decode("ascii")), flags)
+        fields[11] = flags
+        head = pack(*fields)
         if flags & FLAG_EXTENDED:
-            head += struct.pack(">H", e.extended_flags)
+            head += struct.pack(">H", extended)
         n = len(head) + len(name)
         out.append(head + name + b"\0" * (((n + 8) & ~7) - n))
     body = b"".join(out)

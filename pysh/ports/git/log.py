@@ -134,7 +134,7 @@ def decorations(repo: Repo) -> dict[bytes, list[str]]:
 
 
 class Pretty:
-    def __init__(self, repo: Repo, fmt: str, *, abbrev: bool, abbrev_n: int = 7,
+    def __init__(self, repo: Repo, fmt: str, *, abbrev: bool, abbrev_n: int | None = None,
                  date: str = "default", decorate: bool = False):
         self.repo = repo
         self.abbrev = abbrev
@@ -632,7 +632,7 @@ class LogOptions:
         self.skip = 0
         self.fmt = "medium"
         self.abbrev: bool | None = None
-        self.abbrev_n = 7
+        self.abbrev_n: int | None = None  # git's default length
         self.date = "default"
         self.patch = False
         self.stat = False
@@ -1688,8 +1688,7 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
     show_fname = vals.get("fname") or any(own[2] != path for own in owner)
     fwidth = max((len(decode(own[2])) for own in owner), default=0)
     maxline = len(str(max(nums, default=1)))
-    boundary_any = any(own[0] is not None and not repo[own[0]].parents for own in owner)
-    hashlen = 7 + 1
+    hashlen = _blame_abbrev(repo, vals.get("abbrev"), {own[0] for own in owner})
     out = []
     for i, (own, ln) in enumerate(zip(owner, lines, strict=True)):
         if own[0] is None:
@@ -1697,10 +1696,8 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
             t, tz = ctx.shell.budget and _now_ident(ctx)
         else:
             c = repo[own[0]]
-            root = not c.parents
-            h = ("^" + repo.short(own[0], hashlen - 1)) if root else repo.short(own[0], hashlen)
-            if not root and boundary_any:
-                h = repo.short(own[0], hashlen)
+            # git prints the first hashlen digits; a boundary commit gives one to its '^'
+            h = ("^" + decode(own[0])[:hashlen - 1]) if not c.parents else decode(own[0])[:hashlen]
             t, tz = c.author_time, c.author_timezone
         if vals.get("long"):
             h = ("^" if h.startswith("^") else "") + (decode(own[0]) if own[0] else "0" * 40)
@@ -1714,6 +1711,18 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
             out.append(f"{h} {fname}{num}({names[i]:<{width}} {date} {nums[i]:>{maxline}}) {text}\n")
     ctx.write("".join(out))
     return 0
+
+
+def _blame_abbrev(repo: Repo, opt, commits: set) -> int:
+    """The width of blame's commit column: --abbrev=N plus one (room for a boundary's '^'),
+    else one more than the longest unique abbreviation of the commits shown, at git's
+    default length or more."""
+    if opt not in (None, True) and str(opt).isdigit():
+        n = int(opt)
+        n = 40 if n == 0 else max(4, min(40, n))
+        return n + 1 if n < 40 else 40
+    auto = repo.default_abbrev
+    return max((len(repo.short(c, auto)) for c in commits if c is not None), default=auto) + 1
 
 
 def _blame_ranges(specs: list[str], lines: list[bytes], name: str) -> list[int]:

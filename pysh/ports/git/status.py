@@ -4,20 +4,28 @@ from __future__ import annotations
 
 from dulwich.index import ConflictedIndexEntry
 
-from pysh.ports.git import diffing, worktree
+from pysh.ports.git import diffing, indextree, worktree
 from pysh.ports.git.core import Ctx, Opts, Pathspec, Repo, fatal, quote_path, usage_error
 from pysh.shellkit import decode
 
 
 class State:
-    def __init__(self):
+    def __init__(self, repo: Repo | None = None):
+        self.repo = repo
         self.staged: list[diffing.Change] = []
         self.unstaged: list[diffing.Change] = []
         self.untracked: list[bytes] = []
         self.ignored: list[bytes] = []
         self.unmerged: dict[bytes, str] = {}
         self.head: bytes | None = None
-        self.index_flat: dict[bytes, tuple[int, bytes]] = {}
+        self._index_flat: dict[bytes, tuple[int, bytes]] | None = None
+
+    @property
+    def index_flat(self) -> dict[bytes, tuple[int, bytes]]:
+        """path -> (mode, sha) of the merged index entries (made when a caller asks)."""
+        if self._index_flat is None:
+            self._index_flat = index_flat(self.repo)
+        return self._index_flat
 
 
 def index_flat(repo: Repo) -> dict[bytes, tuple[int, bytes]]:
@@ -35,36 +43,34 @@ def unmerged_paths(repo: Repo) -> dict[bytes, ConflictedIndexEntry]:
 
 def compute(repo: Repo, *, untracked: str = "normal", renames: bool = True,
             ignored: bool = False, pathspec=None) -> State:
-    st = State()
+    st = State(repo)
     st.head = repo.head()
-    head_flat = repo.flat_tree(repo.tree_of(st.head))
-    idx = index_flat(repo)
-    st.index_flat = idx
-    conflicts = unmerged_paths(repo)
-    # staged
+    entries = repo.index._byname  # read only: no path normalizer to go through
+    conflicts = {p: e for p, e in entries.items() if isinstance(e, ConflictedIndexEntry)}
+    # staged: HEAD's tree against the index, only where their trees differ
+    hf, ix = indextree.head_index_diff(repo, repo.tree_of(st.head), entries)
     if pathspec is not None:
-        hf = {p: v for p, v in head_flat.items() if pathspec.match(p)}
-        ix = {p: v for p, v in idx.items() if pathspec.match(p)}
-    else:
-        hf, ix = head_flat, idx
-    for p in conflicts:
-        hf.pop(p, None) if hf is not head_flat else None
+        hf = {p: v for p, v in hf.items() if pathspec.match(p)}
+        ix = {p: v for p, v in ix.items() if pathspec.match(p)}
     staged = [c for c in diffing.compare(hf, ix) if c.path not in conflicts]
     if renames:
         staged = diffing.detect_renames(staged, lambda s: _blob(repo, s), budget=repo.shell.budget)
     st.staged = staged
-    # the work tree
-    all_paths = set(idx) | set(conflicts)
-    sc = worktree.scan(repo, all_paths, want_untracked=untracked != "no", want_ignored=ignored,
-                       pathspec=pathspec)
+    # the work tree: tracked files whose stat data matches their entry are not even listed
     idx_mtime = worktree.index_mtime(repo)
-    index = repo.index
-    for path in sorted(idx):
+    sc = worktree.scan(repo, entries.keys(), want_untracked=untracked != "no",
+                       want_ignored=ignored, pathspec=pathspec, entries=entries,
+                       idx_mtime=idx_mtime)
+    files, clean = sc.files, sc.clean
+    tick = repo.ctx.tick
+    for path in sorted(entries.keys() - clean):
         if pathspec is not None and not pathspec.match(path):
             continue
-        repo.ctx.tick()
-        e = index[path]
-        stt = sc.files.get(path)
+        tick()
+        e = entries[path]
+        if path in conflicts:
+            continue
+        stt = files.get(path)
         sha, mode = worktree.worktree_sha(repo, path, e, stt, idx_mtime)
         if sha is None:
             st.unstaged.append(diffing.Change("D", path, None, e.mode, 0, e.sha, diffing.ZERO))
@@ -82,7 +88,7 @@ def compute(repo: Repo, *, untracked: str = "normal", renames: bool = True,
         if pathspec is not None and not pathspec.match(path):
             continue
         st.unmerged[path] = _unmerged_code(ce)
-    st.untracked = worktree.collapse_untracked(sc.untracked, all_paths, untracked == "all")
+    st.untracked = worktree.collapse_untracked(sc.untracked, entries.keys(), untracked == "all")
     st.ignored = sorted(sc.ignored)
     return st
 

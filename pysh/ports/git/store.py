@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import binascii
 import errno
+import hashlib
 import io
+import re
 import zlib
 
+from dulwich.errors import ChecksumMismatch
 from dulwich.object_store import PackBasedObjectStore
-from dulwich.objects import ShaFile, hex_to_sha, sha_to_hex, valid_hexsha
+from dulwich.objects import Commit, FixedSha, ShaFile, hex_to_sha, sha_to_hex, valid_hexsha
 from dulwich.pack import Pack, PackData, load_pack_index_file
 from dulwich.refs import (
     SYMREF,
@@ -203,6 +206,18 @@ class SandboxObjectStore(PackBasedObjectStore):
                     seen.add(sha)
                     yield sha
 
+    def __getitem__(self, sha):
+        """The object (its id checked against its content, as dulwich does); a commit is a
+        :class:`LazyCommit` when its header is in git's usual shape."""
+        hexsha = sha_to_hex(sha) if len(sha) == 20 else sha
+        type_num, raw = self.get_raw(sha)
+        if type_num == 1:
+            got = lazy_commit(raw, hexsha)
+            if got is not None:
+                return got
+        return ShaFile.from_raw_string(type_num, raw, verify_sha=hexsha,
+                                       object_format=self.object_format)
+
     def get_raw(self, name):
         # packs first (dulwich's order); a loose object is read through the git dir
         if len(name) == 40:
@@ -210,13 +225,88 @@ class SandboxObjectStore(PackBasedObjectStore):
         else:
             sha, hexsha = name, None
         try:
-            return self._lookup_in_packs(lambda p: p.get_raw(sha))
+            return self._lookup_in_packs(lambda p: _packed_raw(p, sha))
         except KeyError:
             pass
         obj = self._get_loose_object(hexsha if hexsha is not None else sha_to_hex(sha))
         if obj is None:
             raise KeyError(hexsha or sha_to_hex(sha))
         return obj.type_num, obj.as_raw_string()
+
+
+def _packed_raw(pack: Pack, sha: bytes) -> tuple[int, bytes]:
+    """(type, content) of an object of ``pack`` (KeyError when it has none). An object stored
+    whole is inflated straight from the pack's mapping in one call (dulwich feeds zlib in
+    slices and builds an object per step: most of the time of a long ``log``); a delta is
+    left to dulwich, which resolves its chain."""
+    offset = pack.index.object_offset(sha)
+    buf = getattr(pack.data, "_contents", None)
+    if buf is not None:
+        c = buf[offset]
+        type_num, size, shift, pos = (c >> 4) & 7, c & 15, 4, offset + 1
+        while c & 0x80:
+            c = buf[pos]
+            size |= (c & 0x7F) << shift
+            shift += 7
+            pos += 1
+        if 1 <= type_num <= 4:
+            d = zlib.decompressobj()
+            # deflate never grows data by more than 5 bytes per 16 KB block plus its framing
+            out = d.decompress(buf[pos:pos + size + (size >> 10) + 64], size + 1)
+            if d.eof and len(out) == size:
+                return type_num, out
+    return pack.get_raw(sha)
+
+
+class LazyCommit(Commit):
+    """A commit whose tree, parents, committer time and message were read from a quick scan
+    of its header (what walking history and ``log --oneline`` need); the first use of any
+    other field parses the whole object with dulwich. Fields already set are kept."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str):
+        # only called for a field not set yet: fill every missing one from a full parse
+        if name not in Commit.__slots__:
+            raise AttributeError(name)
+        full = Commit()
+        full._deserialize(self._chunked_text)
+        for slot in Commit.__slots__:
+            try:
+                object.__getattribute__(self, slot)
+            except AttributeError:
+                object.__setattr__(self, slot, object.__getattribute__(full, slot))
+        return object.__getattribute__(self, name)
+
+
+# tree, the run of parents right after it, author, committer: git's order (dulwich's parser
+# takes the parents from that same run)
+_HEADER = re.compile(rb"tree ([0-9a-f]{40})\n((?:parent [0-9a-f]{40}\n)*)author [^\n]*\n"
+                     rb"committer [^\n]*> ([0-9]+) [^ \n]+\n")
+
+
+def lazy_commit(raw: bytes, hexsha: bytes) -> LazyCommit | None:
+    """A :class:`LazyCommit` of ``raw`` (checked against ``hexsha``), or None when its header
+    is not in the usual shape: dulwich parses those."""
+    h = hashlib.sha1(b"commit %d\0" % len(raw))
+    h.update(raw)
+    if h.hexdigest().encode("ascii") != hexsha:
+        raise ChecksumMismatch(hexsha, h.hexdigest())
+    m = _HEADER.match(raw)
+    end = raw.find(b"\n\n")
+    if m is None or end < m.end() - 1 or raw.find(b"\nparent ", m.end() - 1, end) >= 0:
+        return None
+    run = m.group(2)
+    c = LazyCommit.__new__(LazyCommit)
+    ShaFile.__init__(c)
+    c._chunked_text = [raw]
+    c._sha = FixedSha(hexsha)
+    c._needs_serialization = False
+    c._tree = m.group(1)
+    c._parents = [run[i + 7:i + 47] for i in range(0, len(run), 48)]
+    c._commit_time = int(m.group(3))
+    c._message = raw[end + 2:]
+    return c
 
 
 # ------------------------------------------------------------------ refs

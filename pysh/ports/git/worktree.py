@@ -4,7 +4,6 @@ stat-cache matching (hashing only what may have changed)."""
 from __future__ import annotations
 
 import os
-import posixpath
 import stat as _stat
 
 from pysh.ports import _common
@@ -120,20 +119,24 @@ def stage_gitlink(repo: Repo, rel: bytes, entry, dry: bool = False) -> bool:
 
 
 def stat_clean(entry, st: os.stat_result, idx_mtime: tuple[int, int]) -> bool:
-    """Whether the stat info says the file is unchanged since it was staged."""
-    if git_mode(st) != entry.mode and not (entry.mode == 0o160000):
+    """Whether the stat info says the file is unchanged since it was staged (called once per
+    tracked file by status, add and diff: kept to attribute reads and one tuple compare)."""
+    emode = entry.mode
+    if emode != GITLINK:
+        m = st.st_mode
+        if _stat.S_ISLNK(m):
+            if emode != 0o120000:
+                return False
+        elif emode != (0o100755 if m & 0o100 else 0o100644):
+            return False
+    if (st.st_size & 0xFFFFFFFF) != entry.size or (st.st_ino & 0xFFFFFFFF) != entry.ino:
         return False
-    if (st.st_size & 0xFFFFFFFF) != entry.size:
-        return False
-    mt = (int(st.st_mtime), st.st_mtime_ns % 1_000_000_000)
-    if mt != entry_time(entry.mtime):
-        return False
-    if (st.st_ino & 0xFFFFFFFF) != entry.ino:
+    mt = divmod(st.st_mtime_ns, 1_000_000_000)
+    em = entry.mtime
+    if mt != (em if type(em) is tuple else entry_time(em)):
         return False
     # racy git: a file modified in the same instant as the index is written is re-hashed
-    if mt >= idx_mtime:
-        return False
-    return True
+    return mt < idx_mtime
 
 
 class Ignores:
@@ -178,6 +181,11 @@ class Ignores:
         except OSError:
             return None
         return data.decode("utf-8", "surrogateescape").splitlines()
+
+    def no_file(self, rel_dir: str) -> None:
+        """The directory's listing has no .gitignore: its level need not be read."""
+        if rel_dir not in self._levels:
+            self._levels[rel_dir] = self.root_extra if rel_dir == "" else []
 
     def level(self, rel_dir: str) -> list:
         got = self._levels.get(rel_dir)
@@ -233,20 +241,37 @@ class Scan:
         self.untracked: list[bytes] = []
         self.ignored: list[bytes] = []
         self.nested: list[bytes] = []  # untracked directories holding another repository
+        self.clean: set[bytes] = set()  # tracked files whose stat data matched (not in files)
 
 
-def scan(repo: Repo, index_paths: set[bytes], *, want_untracked: bool = True,
-         want_ignored: bool = False, pathspec=None) -> Scan:
-    """Walk the work tree (pruned by ignore rules where nothing is tracked)."""
+def dirs_of(paths) -> set[bytes]:
+    """Every leading directory of the given paths (b"a/b/c" gives b"a" and b"a/b")."""
+    out: set[bytes] = set()
+    for p in paths:
+        i = p.rfind(b"/")
+        while i > 0:
+            d = p[:i]
+            if d in out:
+                break
+            out.add(d)
+            i = p.rfind(b"/", 0, i)
+    return out
+
+
+def scan(repo: Repo, index_paths, *, want_untracked: bool = True,
+         want_ignored: bool = False, pathspec=None, entries=None,
+         idx_mtime: tuple[int, int] = (0, 0)) -> Scan:
+    """Walk the work tree (pruned by ignore rules where nothing is tracked): one listing per
+    directory through the core's walker (held dir fds), one lstat per tracked file. With the
+    index ``entries``, a tracked file whose stat data matches its entry goes to ``clean``
+    instead of ``files`` (git's refresh: the caller need not look at it again)."""
+    from dulwich.index import ConflictedIndexEntry
+
     shell = repo.shell
     top = repo.vtop
     res = Scan()
-    tracked_dirs: set[str] = set()
-    for p in index_paths:
-        d = posixpath.dirname(decode(p))
-        while d and d not in tracked_dirs:
-            tracked_dirs.add(d)
-            d = posixpath.dirname(d)
+    files, clean = res.files, res.clean
+    tracked_dirs = {decode(d) for d in dirs_of(index_paths)}
     ign = Ignores(repo)
     links = gitlinks(repo)
     n = 0
@@ -257,6 +282,8 @@ def scan(repo: Repo, index_paths: set[bytes], *, want_untracked: bool = True,
         if n & 63 == 0:
             shell.budget.check()
         rel_dir = wd.path[base_len:] if wd.path != top else ""
+        if not any(ent.name == ".gitignore" for ent in wd.files):
+            ign.no_file(rel_dir)
         keep = []
         for ent in wd.dirs:
             name = ent.name
@@ -267,15 +294,13 @@ def scan(repo: Repo, index_paths: set[bytes], *, want_untracked: bool = True,
                 continue
             if encode(rel) in links:  # a submodule: there, and never entered
                 try:
-                    res.files[encode(rel)] = ent.stat()
+                    files[encode(rel)] = ent.stat()
                 except OSError:
                     pass
                 continue
             if rel in tracked_dirs:
                 keep.append(ent)
                 continue
-            if encode(rel) in index_paths:  # a tracked path that became a directory
-                pass
             if ign.ignored(rel, True):
                 if want_ignored:
                     res.ignored.append(encode(rel + "/"))
@@ -288,29 +313,37 @@ def scan(repo: Repo, index_paths: set[bytes], *, want_untracked: bool = True,
                 continue
             keep.append(ent)
         wd.dirs[:] = keep
+        prefix = encode(rel_dir + "/") if rel_dir else b""
         for ent in wd.files:
-            name = ent.name
-            rel = rel_dir + "/" + name if rel_dir else name
-            relb = encode(rel)
-            if ent.type not in ("f", "l"):
+            t = ent.type
+            if t != "f" and t != "l":
                 continue
+            relb = prefix + ent.name.encode("utf-8", "surrogateescape")
             if relb in index_paths:
                 try:
-                    res.files[relb] = ent.stat()
+                    st = ent.stat()
                 except OSError:
-                    pass
+                    continue
+                if entries is not None:
+                    e = entries[relb]
+                    if e.__class__ is not ConflictedIndexEntry and e.mode != GITLINK and \
+                            stat_clean(e, st, idx_mtime):
+                        clean.add(relb)
+                        continue
+                files[relb] = st
                 continue
-            if rel_dir == "" and name == ".git":
+            if not prefix and relb == b".git":
                 continue
             if pathspec is not None and not pathspec.match(relb):
                 continue
+            rel = decode(relb)
             if ign.ignored(rel, False):
                 if want_ignored:
                     res.ignored.append(relb)
                 continue
             if want_untracked:
                 try:
-                    res.files[relb] = ent.stat()
+                    files[relb] = ent.stat()
                 except OSError:
                     continue
                 res.untracked.append(relb)
@@ -339,12 +372,9 @@ def collapse_untracked(paths: list[bytes], index_paths: set[bytes], all_files: b
     """Untracked files as git shows them by default: a wholly untracked directory as ``dir/``."""
     if all_files:
         return [p for p in paths if not p.endswith(b"/")]
-    tracked_dirs: set[bytes] = set()
-    for p in index_paths:
-        d = posixpath.dirname(p)
-        while d and d not in tracked_dirs:
-            tracked_dirs.add(d)
-            d = posixpath.dirname(d)
+    if not paths:
+        return []
+    tracked_dirs = dirs_of(index_paths)
     out: list[bytes] = []
     seen: set[bytes] = set()
     for p in paths:
