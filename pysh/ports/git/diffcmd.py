@@ -28,6 +28,8 @@ class DiffOpts:
         self.patch = False
         self.no_patch = False
         self.raw = False
+        self.stat_width = self.stat_name_width = 0
+        self.check = self.check_failed = False
         self.revs: list[str] = []
         self.paths: list[str] = []
 
@@ -50,6 +52,10 @@ def parse(args: list[str]) -> DiffOpts:
             o.cached = True
         elif a == "--stat" or a.startswith("--stat="):
             o.stat = True
+            if "=" in a:
+                o.stat_width, o.stat_name_width = diffing.parse_stat_arg(a.split("=", 1)[1])
+        elif a == "--check":
+            o.check = True
         elif a == "--numstat":
             o.numstat = True
         elif a == "--shortstat":
@@ -255,9 +261,10 @@ async def cmd_diff(ctx: Ctx, args: list[str]) -> int:
     if o.quiet:
         return 1 if changes else 0
     ctx.write(render(repo, changes, o, load))
-    if o.exit_code:
-        return 1 if changes else 0
-    return 0
+    status = 2 if o.check_failed else 0
+    if o.exit_code and changes:
+        status |= 1
+    return status
 
 
 def render(repo: Repo, changes, o, load) -> str:

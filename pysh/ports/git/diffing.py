@@ -7,7 +7,7 @@ from __future__ import annotations
 import stat as _stat
 from dataclasses import dataclass
 
-from pysh.ports.git.core import quote_path
+from pysh.ports.git.core import GitExit, quote_path
 from pysh.shellkit import decode
 
 ZERO = b"0" * 40
@@ -906,7 +906,18 @@ def _width(s: str) -> int:
     return w
 
 
-def format_stat(files: list[StatFile], width: int = 80) -> str:
+def parse_stat_arg(value: str) -> tuple[int, int]:
+    """``--stat=<width>[,<name-width>[,<count>]]``: (width, name width), 0 for the default."""
+    parts = value.split(",")
+    try:
+        width = int(parts[0]) if parts[0] else 0
+        name = int(parts[1]) if len(parts) > 1 and parts[1] else 0
+    except ValueError:
+        raise GitExit(f"error: invalid --stat value: {value}", 129) from None
+    return width, name
+
+
+def format_stat(files: list[StatFile], width: int = 80, name_width: int = 0) -> str:
     if not files:
         return ""
     max_len = 0
@@ -925,7 +936,7 @@ def format_stat(files: list[StatFile], width: int = 80) -> str:
     if width < 16 + 6 + number_width:
         width = 16 + 6 + number_width
     graph_width = max_change if max_change + 4 > bin_width else bin_width - 4
-    name_width = max_len
+    name_width = name_width if 0 < name_width < max_len else max_len
     if name_width + number_width + 6 + graph_width > width:
         if graph_width > width * 3 // 8 - number_width - 6:
             graph_width = width * 3 // 8 - number_width - 6
@@ -1028,11 +1039,12 @@ def stat_files(changes: list[Change], load, budget=None) -> list[StatFile]:
     return out
 
 
-def stat_block(changes: list[Change], load, budget=None, width: int = 80) -> str:
+def stat_block(changes: list[Change], load, budget=None, width: int = 80,
+               name_width: int = 0) -> str:
     files = stat_files(changes, load, budget)
     ins = sum(f.added for f in files if not f.binary)
     dels = sum(f.deleted for f in files if not f.binary)
-    return format_stat(files, width) + shortstat(len(files), ins, dels)
+    return format_stat(files, width or 80, name_width) + shortstat(len(files), ins, dels)
 
 
 def shortstat_for(changes: list[Change], load, budget=None) -> str:
@@ -1065,3 +1077,85 @@ def name_status_lines(changes: list[Change]) -> str:
 
 def name_only_lines(changes: list[Change]) -> str:
     return "".join(f"{quote_path(c.path)}\n" for c in changes)
+
+
+# ------------------------------------------------------------ --check
+_SPACE = b" \t\n\r"  # git's isspace
+
+
+def _ws_errors(line: bytes) -> list[str]:
+    """core.whitespace's default rules (blank-at-eol, space-before-tab) on an added line."""
+    body = line[:-1] if line.endswith(b"\n") else line
+    end = len(body)
+    while end and body[end - 1] in _SPACE:
+        end -= 1
+    errs = ["trailing whitespace"] if end < len(body) else []
+    written = 0
+    for i in range(end):
+        ch = body[i]
+        if ch == 0x20:
+            continue
+        if ch != 0x09:
+            break
+        if written < i:
+            errs.append("space before tab in indent")
+            break
+        written = i + 1
+    return errs
+
+
+def _conflict_marker(line: bytes) -> bool:
+    for ch in (b"<", b"=", b">"):
+        if line.startswith(ch * 7):
+            rest = line[7:]
+            if ch == b"=":
+                return rest in (b"", b"\n", b"\r\n")
+            return rest[:1] in (b"", b" ", b"\n", b"\r")
+    return False
+
+
+def _trailing_blank(data: bytes) -> int:
+    """count_trailing_blank: the blank lines at the end of a text (its first line excluded)."""
+    ptr = len(data) - 1
+    if ptr < 0:
+        return 0
+    if data[ptr:ptr + 1] == b"\n":
+        ptr -= 1
+    cnt = 0
+    while 0 < ptr:
+        prev = data.rfind(b"\n", 0, ptr + 1)
+        if any(ch not in _SPACE for ch in data[prev + 1:ptr + 1]):
+            break
+        cnt += 1
+        ptr = prev - 1
+    return cnt
+
+
+def check_lines(changes: list[Change], load, budget=None) -> tuple[str, bool]:
+    """``--check``: whitespace errors and leftover conflict markers the changes add."""
+    out: list[str] = []
+    bad = False
+    for c in changes:
+        if c.status == "D" or c.new_mode == GITLINK or c.old_mode == GITLINK:
+            continue
+        a, b = side_content(c, load, False), side_content(c, load, True)
+        if c.binary or (c.binary is None and (is_binary(a) or is_binary(b))):
+            continue
+        name = quote_path(c.path)
+        la, lb = split_lines(a), split_lines(b)
+        for _i1, _n1, i2, n2 in diff_script(la, lb, budget):
+            for k in range(i2, i2 + n2):
+                line = lb[k]
+                if _conflict_marker(line):
+                    bad = True
+                    out.append(f"{name}:{k + 1}: leftover conflict marker\n")
+                errs = _ws_errors(line)
+                if errs:
+                    bad = True
+                    out.append(f"{name}:{k + 1}: {', '.join(errs)}.\n+"
+                               + decode(line))
+        t1, t2 = _trailing_blank(a), _trailing_blank(b)
+        if t1 < t2:
+            bad = True
+            out.append(f"{name}:{len(lb) - t2 + 1}: new blank line at EOF.\n")
+    return "".join(out), bad

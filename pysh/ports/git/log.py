@@ -739,6 +739,10 @@ def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
             o.no_patch = True
         elif a == "--stat" or a.startswith("--stat="):
             o.stat = True
+            if "=" in a:
+                o.stat_width, o.stat_name_width = diffing.parse_stat_arg(a.split("=", 1)[1])
+        elif a == "--check":
+            o.check = True
         elif a == "--shortstat":
             o.shortstat = True
         elif a == "--numstat":
@@ -964,8 +968,12 @@ def diff_output(repo: Repo, changes: list[diffing.Change], o, *, default_patch: 
         parts.append(diffing.name_status_lines(changes))
     if o.numstat:
         parts.append(diffing.numstat_lines(changes, load, budget))
+    if getattr(o, "check", False):  # whitespace errors only; the status says whether any
+        text, o.check_failed = diffing.check_lines(changes, load, budget)
+        return text
     if o.stat:
-        parts.append(diffing.stat_block(changes, load, budget) if changes else "")
+        parts.append(diffing.stat_block(changes, load, budget, getattr(o, "stat_width", 0),
+                                        getattr(o, "stat_name_width", 0)) if changes else "")
     elif o.shortstat and changes:
         parts.append(diffing.shortstat_for(changes, load, budget))
     if o.summary:
