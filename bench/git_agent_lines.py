@@ -501,19 +501,27 @@ def _split(out: bytes, err: bytes) -> list[tuple[bytes, bytes, int]]:
         rcs.append(int(rc))
         outs.append(rest)
     errs = err.split(b"@@@ERR\n")
-    return list(zip(outs[:-1], errs[:-1], rcs))
+    return list(zip(outs[:-1], errs[:-1], rcs, strict=False))
 
 
 COPIED = ("proj", "origin.git", "sub.git")
+
+
+def _link_objects(src: str, dst: str) -> None:
+    """Object files (loose and packed) are only ever replaced, never written in place."""
+    if "/objects/" in src and "/objects/info" not in src:
+        os.link(src, dst)
+    else:
+        shutil.copy2(src, dst)
 
 
 def _copies(template: str, cmds: list[str]) -> str:
     d = tempfile.mkdtemp(prefix="git-agent-")
     for i, c in enumerate(cmds):  # the clone the lines run in, the repositories its remotes name
         os.mkdir(f"{d}/w{i}")
-        names = COPIED + ("proj2",) * ("proj2" in c)
-        subprocess.run(["cp", "-a", *(os.path.join(template, x) for x in names), f"{d}/w{i}/"],
-                       check=True)
+        for name in COPIED + ("proj2",) * ("proj2" in c):
+            shutil.copytree(os.path.join(template, name), f"{d}/w{i}/{name}", symlinks=True,
+                            copy_function=_link_objects)
     os.mkdir(d + "/home")
     shutil.copy(os.path.join(template, "home", ".gitconfig"), d + "/home/.gitconfig")
     return d
@@ -530,20 +538,24 @@ def run_real(template: str, cmds: list[str]) -> list[tuple[bytes, bytes, int]]:
         shutil.rmtree(d)
 
 
-def run_pysh(template: str, cmds: list[str]) -> list[tuple[bytes, bytes, int]]:
+def run_pysh(template: str, cmds: list[str], root: str = ROOT) -> list[tuple[bytes, bytes, int]]:
     d = _copies(template, cmds)
     try:
         args = [sys.executable, "-m", "pysh", "--sandbox", d, "--json", "--timeout", "3000"]
         for k, v in ENV.items():
             args += ["--env", f"{k}={v}"]
         args += ["--env", "HOME=/batch/home", "-c", _script("/batch", "proj", cmds)]
-        q = subprocess.run(args, capture_output=True, timeout=3600, cwd=ROOT,
-                           env=dict(os.environ, PYTHONPATH=ROOT))
+        q = subprocess.run(args, capture_output=True, timeout=3600, cwd=root,
+                           env=dict(os.environ, PYTHONPATH=root))
         j = json.loads(q.stdout)
         enc = ("utf-8", "surrogateescape")
         return _split(j["stdout"].encode(*enc), j["stderr"].encode(*enc))
     finally:
         shutil.rmtree(d)
+
+
+def _show(v) -> str:
+    return v.decode(errors="replace") if isinstance(v, bytes) else str(v)
 
 
 def fetch_sdist(where: str) -> str:
@@ -558,6 +570,7 @@ def main() -> int:
     ap.add_argument("-v", action="store_true", help="show the mismatches' outputs")
     ap.add_argument("-k", help="only the lines containing this")
     ap.add_argument("--keep", help="build (or reuse) the repositories here")
+    ap.add_argument("--pysh-root", default=ROOT, help="the pysh checkout to measure")
     a = ap.parse_args()
     cmds = [c for c in lines() if not a.k or a.k in c]
     tmp = tempfile.mkdtemp(prefix="git-agent-build-")
@@ -568,7 +581,7 @@ def main() -> int:
                 shutil.rmtree(base)
             build(a.sdist or fetch_sdist(tmp), base)
         real = run_real(base, cmds)
-        mine = run_pysh(base, cmds)
+        mine = run_pysh(base, cmds, a.pysh_root)
     finally:
         shutil.rmtree(tmp)
     ok = 0
@@ -579,10 +592,9 @@ def main() -> int:
         ok += same
         print(("ok:   " if same else "FAIL: ") + c)
         if not same and a.v and x and y:
-            for label, p, q in zip(("stdout", "stderr", "status"), x, y):
+            for label, p, q in zip(("stdout", "stderr", "status"), x, y, strict=True):
                 if p != q:
-                    show = (lambda v: v.decode(errors="replace") if isinstance(v, bytes) else v)
-                    print(f"  --- {label} git:\n{show(p)}\n  +++ pysh:\n{show(q)}")
+                    print(f"  --- {label} git:\n{_show(p)}\n  +++ pysh:\n{_show(q)}")
     print(f"{ok}/{len(cmds)} same")
     return 0
 

@@ -1,7 +1,7 @@
 """Golden cases: git 2.39's diff --check (whitespace errors, conflict markers, blank lines at
 EOF; exit 2), --stat=<width>[,<name-width>] in diff, log and show."""
 
-from tests.ports.git.golden_helpers import ap, commit, git, w, case
+from tests.ports.git.golden_helpers import ap, case, commit, git, w
 
 WS = [w("a.txt", "one \ntwo\n\t  three\n  \tfour\n<<<<<<< HEAD\n=======\n>>>>>>> x\n\n\n"),
       w("dir/c.txt", "sea\r\n"), w("new file.txt", "trail\t\n"), git("add", "new file.txt")]
