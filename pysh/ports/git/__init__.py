@@ -179,7 +179,7 @@ async def main(shell: Shell, argv: list[str]) -> int:
         raise
     except Exception as e:  # a library error: git's words for it, never a class name or a traceback
         await ctx.flush()
-        text = shell.display(library_error(e))
+        text = shell.display(library_error(e, name))
         await shell.stderr.write(f"fatal: {text}\n".encode("utf-8", "surrogateescape"))
         return 128
     await ctx.flush()
@@ -195,7 +195,7 @@ def _object_name(key) -> str:
     return str(key)
 
 
-def library_error(e: BaseException) -> str:
+def library_error(e: BaseException, command: str = "") -> str:
     """git 2.39's message (after ``fatal: ``) for an error the library raised past a subcommand.
 
     dulwich raises KeyError for a missing object, its FileFormatException family for corrupt
@@ -233,5 +233,6 @@ def library_error(e: BaseException) -> str:
         return "the history is too deep to walk"
     if isinstance(e, MemoryError):
         return "out of memory"
-    text = str(e).strip()
-    return text.splitlines()[0] if text else "unable to complete the command"
+    # anything else is a fault of this port: say what failed, never Python's words for it
+    return f"git {command}: the command could not complete" if command else \
+        "the command could not complete"

@@ -30,6 +30,9 @@ class DiffOpts:
         self.raw = False
         self.stat_width = self.stat_name_width = 0
         self.check = self.check_failed = False
+        self.words = None  # a diffing.WordDiff
+        self.word_regex: str | None = None
+        self.ws = None  # -w / -b / --ignore-space-at-eol
         self.revs: list[str] = []
         self.paths: list[str] = []
 
@@ -56,6 +59,8 @@ def parse(args: list[str]) -> DiffOpts:
                 o.stat_width, o.stat_name_width = diffing.parse_stat_arg(a.split("=", 1)[1])
         elif a == "--check":
             o.check = True
+        elif parse_word_option(o, a):
+            pass
         elif a == "--numstat":
             o.numstat = True
         elif a == "--shortstat":
@@ -177,6 +182,36 @@ def _filter(flat: dict, ps) -> dict:
     if ps is None:
         return flat
     return {p: v for p, v in flat.items() if ps.match(p)}
+
+
+def parse_word_option(o, a: str) -> bool:
+    """--word-diff[=mode], --word-diff-regex, --color-words[=regex], -w, -b and friends, for
+    diff, log and show (``o`` gets ``words``, ``word_regex`` and ``ws``)."""
+    if a == "--word-diff" or a.startswith("--word-diff="):
+        mode = a.split("=", 1)[1] if "=" in a else "plain"
+        if mode == "none":
+            o.words = None
+            return True
+        if mode not in ("plain", "porcelain", "color"):
+            raise GitExit(f"error: bad --word-diff argument: {mode}", 129)
+        o.words = diffing.WordDiff(mode, getattr(o, "word_regex", None))
+    elif a.startswith("--word-diff-regex="):
+        o.word_regex = a.split("=", 1)[1]
+        o.words = diffing.WordDiff(o.words.mode if getattr(o, "words", None) else "plain",
+                                   o.word_regex)
+    elif a == "--color-words" or a.startswith("--color-words="):
+        if "=" in a:
+            o.word_regex = a.split("=", 1)[1]
+        o.words = diffing.WordDiff("color", getattr(o, "word_regex", None))
+    elif a in ("-w", "--ignore-all-space"):
+        o.ws = diffing.ws_key("all")
+    elif a in ("-b", "--ignore-space-change"):
+        o.ws = diffing.ws_key("change")
+    elif a == "--ignore-space-at-eol":
+        o.ws = diffing.ws_key("eol")
+    else:
+        return False
+    return True
 
 
 async def cmd_diff(ctx: Ctx, args: list[str]) -> int:
