@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import posixpath
+import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from pysh.commands import default_registry
 from pysh.interpreter import ExecCommand
 from pysh.shellkit import BytesInput, CaptureOutput, CommandRegistry, Shell
+from pysh.shellkit.errors import FileSystemError
 
 
 @dataclass
@@ -150,10 +154,77 @@ def sandbox(files: Mapping[str, object] | None = None, *, registry: CommandRegis
                 before = tree_state(ws)
 
             ex.host_changed = refresh
-            yield ex
+            ex.views = []
+            try:
+                yield ex
+            finally:
+                for d in ex.views:
+                    shutil.rmtree(d, ignore_errors=True)
         after = tree_state(ws)
         assert after == before, "the overlay's host directory changed: " + ", ".join(
             sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k)))
+
+
+def host_changed(ex: ExecCommand) -> None:
+    """The test itself changed the host workspace (planted a file, as the host could): on
+    an overlay that is a change of the lower layer, not of the sandbox."""
+    refresh = getattr(ex, "host_changed", None)
+    if refresh is not None:
+        refresh()
+
+
+_NOWHERE = "/nonexistent/pysh-view"  # what view() names for a path the sandbox lacks
+
+
+def view(ex: ExecCommand, *parts: str) -> str:
+    """The host path of what the sandbox sees at ``parts`` (relative to the workspace; the
+    leaf not followed): read results here, not in ``ex.workspace_dir``. On a plain mount
+    it is the workspace's own path; on an overlay (``make test-overlay``), the layer
+    that holds the entry, as the sandbox's door B (``shell.resolve``) finds it: the
+    upper one, else the lower one unless a whiteout hides it (then, or where the path
+    is missing, a path that exists nowhere)."""
+    if not ex.overlay:
+        return os.path.join(ex.workspace_dir, *parts)
+    try:
+        p = str(ex.shell.resolve(posixpath.join(ex.workspace, *parts), follow=False))
+    except FileSystemError:
+        return os.path.join(_NOWHERE, *parts)
+    return p if os.path.lexists(p) else os.path.join(_NOWHERE, *parts)
+
+
+def view_root(ex: ExecCommand) -> str:
+    """A host directory holding what the sandbox sees of its workspace now, for tests that
+    walk a whole tree: the workspace itself on a plain mount; on an overlay, a copy of
+    the merged view (contents, modes, times, link targets; made through the sandbox's
+    own doors: its listing, then :func:`view` per entry), removed with the sandbox."""
+    if not ex.overlay:
+        return ex.workspace_dir
+    dest = tempfile.mkdtemp(prefix="pysh-view-")
+    ex.views.append(dest)
+    _export(ex, ex.workspace, dest)
+    st = os.lstat(view(ex))
+    os.chmod(dest, stat.S_IMODE(st.st_mode))
+    os.utime(dest, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return dest
+
+
+def _export(ex: ExecCommand, vdir: str, dest: str) -> None:
+    for name in ex.shell.fs.listdir(vdir):
+        v = posixpath.join(vdir, name)
+        src, d = str(ex.shell.resolve(v, follow=False)), os.path.join(dest, name)
+        st = os.lstat(src)
+        if stat.S_ISLNK(st.st_mode):
+            os.symlink(os.readlink(src), d)
+        else:
+            if stat.S_ISDIR(st.st_mode):
+                os.mkdir(d)
+                _export(ex, v, d)
+            elif stat.S_ISREG(st.st_mode):
+                shutil.copyfile(src, d)
+            else:
+                os.mkfifo(d)
+            os.chmod(d, stat.S_IMODE(st.st_mode))
+        os.utime(d, ns=(st.st_atime_ns, st.st_mtime_ns), follow_symlinks=False)
 
 
 def run_cmd(ex: ExecCommand, argv: list[str], stdin: bytes | str = b"", *, cwd: str | None = None,
