@@ -114,6 +114,29 @@ def overlay_workspace() -> Iterator[None]:
         _overlay = was
 
 
+def overlay_mode() -> bool:
+    """Whether workspaces are mounted as overlays now."""
+    return _overlay
+
+
+@contextlib.contextmanager
+def plain_workspace(plain_only) -> Iterator[None]:
+    """For a test marked ``plain_only`` (it checks what the commands did to the host
+    directory itself, which an overlay leaves alone by design): a plain workspace even
+    under ``make test-overlay``."""
+    global _overlay
+    if plain_only is None:
+        yield
+        return
+    if not plain_only.args:
+        raise TypeError("plain_only needs the reason")
+    was, _overlay = _overlay, False
+    try:
+        yield
+    finally:
+        _overlay = was
+
+
 def tree_state(root: str) -> dict[str, tuple]:
     """Every entry under ``root``: type, mode, mtime, size and content or link target."""
     out: dict[str, tuple] = {}
@@ -141,28 +164,37 @@ def sandbox(files: Mapping[str, object] | None = None, *, registry: CommandRegis
     """An instance over a fresh host workspace holding ``files``."""
     with tempfile.TemporaryDirectory(prefix="pysh-test-") as ws:
         populate(ws, files or {})
-        if not _overlay or kwargs.get("read_only"):  # (an overlay is never read-only)
-            with ExecCommand(ws, registry=registry or default_registry(), **kwargs) as ex:
-                yield ex
-            return
-        ex = ExecCommand(ws, registry=registry or default_registry(), overlay=True, **kwargs)
-        with ex:
+        with instance(ws, registry=registry or default_registry(), **kwargs) as ex:
+            yield ex
+
+
+@contextlib.contextmanager
+def instance(ws: str, **kwargs) -> Iterator[ExecCommand]:
+    """An instance over host workspace ``ws``: under ``make test-overlay`` (or within
+    :func:`overlay_workspace`) mounted as an overlay, and ``ws`` checked byte for byte
+    unchanged when it closes (what the test itself put there: :func:`host_changed`)."""
+    if not _overlay or kwargs.get("read_only") or kwargs.get("workspace_dir") is not None:
+        with ExecCommand(ws, **kwargs) as ex:  # (an overlay is never read-only)
+            yield ex
+        return
+    ex = ExecCommand(ws, overlay=True, **kwargs)
+    with ex:
+        before = tree_state(ws)
+
+        def refresh() -> None:  # the test put more files in the host dir itself
+            nonlocal before
             before = tree_state(ws)
 
-            def refresh() -> None:  # the test put more files in the host dir itself
-                nonlocal before
-                before = tree_state(ws)
-
-            ex.host_changed = refresh
-            ex.views = []
-            try:
-                yield ex
-            finally:
-                for d in ex.views:
-                    shutil.rmtree(d, ignore_errors=True)
-        after = tree_state(ws)
-        assert after == before, "the overlay's host directory changed: " + ", ".join(
-            sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k)))
+        ex.host_changed = refresh
+        ex.views = []
+        try:
+            yield ex
+        finally:
+            for d in ex.views:
+                shutil.rmtree(d, ignore_errors=True)
+    after = tree_state(ws)
+    assert after == before, "the overlay's host directory changed: " + ", ".join(
+        sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k)))
 
 
 def host_changed(ex: ExecCommand) -> None:
