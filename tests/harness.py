@@ -114,6 +114,21 @@ def overlay_workspace() -> Iterator[None]:
         _overlay = was
 
 
+# Why a test is plain_only (see tests/conftest.py): an overlay leaves the host directory
+# alone by design, so a test whose point is the host directory's own state cannot run on one.
+PLANTS_ON_THE_HOST = (
+    "plants, swaps or builds entries in the host directory while the sandbox is open (the "
+    "host side is the attacker, or the real git builds the repository): on an overlay that "
+    "is a change of the lower layer, which the harness's unchanged-host check refuses")
+READS_THE_HOST = (
+    "checks what the sandbox's writes leave in the host directory itself (link text, modes, "
+    "inodes), which an overlay leaves alone by design; the overlay's own confinement is "
+    "tests/shellkit/test_overlay.py")
+FOLLOWS_A_DESCRIPTOR = (
+    "tail -f follows by descriptor a file that the writes copy up: on an overlay the open "
+    "descriptor keeps the lower file (as on Linux overlayfs); tail -F follows the name")
+
+
 def overlay_mode() -> bool:
     """Whether workspaces are mounted as overlays now."""
     return _overlay
@@ -149,6 +164,8 @@ def tree_state(root: str) -> dict[str, tuple]:
                 out[rel] = ("l", os.readlink(p), st.st_mtime_ns)
             elif os.path.isdir(p):
                 out[rel] = ("d", st.st_mode, st.st_mtime_ns)
+            elif not stat.S_ISREG(st.st_mode):  # a planted FIFO or device: never opened
+                out[rel] = ("o", st.st_mode, st.st_mtime_ns, st.st_rdev)
             else:  # read without touching its atime (find -atime, stat %x compare it)
                 fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOATIME", 0))
                 with open(fd, "rb") as f:

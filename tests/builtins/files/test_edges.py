@@ -86,6 +86,7 @@ def test_missing_file(name):
             assert "[error opening dir]" in r.out
 
 
+@pytest.mark.overlay_too
 def test_non_utf8_names_round_trip():
     with sandbox(FILES) as ex:
         raw = b"caf\xe9"
@@ -108,6 +109,7 @@ def test_non_utf8_names_round_trip():
         assert r.stderr == b"ls: cannot access 'nope'$'\\377': No such file or directory\n"
 
 
+@pytest.mark.overlay_too
 def test_empty_files():
     with sandbox(FILES) as ex:
         assert run_cmd(ex, ["file", "empty"]).out == "empty: empty\n"
@@ -122,6 +124,7 @@ def test_empty_files():
         assert run_cmd(ex, ["ls", "-l", "emptydir"]).out == "total 0\n"
 
 
+@pytest.mark.overlay_too
 def test_directories_where_files_are_expected():
     with sandbox(FILES) as ex:
         r = run_cmd(ex, ["cp", "dir", "x"])
@@ -184,6 +187,7 @@ def test_read_only_mount_refuses_writes(argv):
         assert _snapshot(ex.workspace_dir) == before
 
 
+@pytest.mark.overlay_too
 def test_rm_cannot_remove_the_root_or_mount_roots():
     with sandbox(FILES) as ex:
         ws = ex.workspace_dir

@@ -7,9 +7,12 @@ import os
 import stat
 
 import anyio
+import pytest
 
 from pysh.shellkit import BytesInput, CaptureOutput
 from tests.harness import RegistryExecutor, run_cmd, sandbox, view
+
+pytestmark = pytest.mark.overlay_too  # also on an overlay in make test
 
 T = 1704164645  # the fixture mtime
 
