@@ -335,8 +335,12 @@ def apply(layer: Layer, lower_root: int, changes: list[Change]) -> ApplyResult:
         steps, conflicts = _plan(layer, lower_root, changes)
         if conflicts or not steps:
             return ApplyResult([], conflicts)
+        try:
+            journal = _Journal(lower_root, steps)
+        except OSError as e:  # the host directory takes no new entry: nothing was written
+            why = f"cannot write to the host directory: {os.strerror(e.errno or errno.EIO)}"
+            return ApplyResult([], [(s.c.path, why) for s in steps])
         upper_root = os.open(".", _DIR_READ, dir_fd=layer.upper_fd)
-        journal = _Journal(lower_root, steps)
         try:
             try:
                 for s in steps:  # phase 1: every temporary written, nothing replaced yet
@@ -655,7 +659,8 @@ def _commit(lower_root: int, steps: list[_Step]):
     failed: list[tuple[str, str]] = []
     retyped = [s for s in steps if s.c.status != "deleted" and s.cur is not None
                and _kind(s.cur.st_mode) != s.c.kind]
-    plain = [s for s in steps if _needs_tmp(s) and s not in retyped]
+    is_retyped = {id(s) for s in retyped}
+    plain = [s for s in steps if _needs_tmp(s) and id(s) not in is_retyped]
     deletions = sorted((s for s in steps if s.c.status == "deleted"),
                        key=lambda s: s.c.rel.count("/"), reverse=True)
     modes = sorted((s for s in steps if not _needs_tmp(s) and s.c.status != "deleted"),
@@ -679,7 +684,7 @@ def _commit(lower_root: int, steps: list[_Step]):
                     finally:
                         os.close(fd)
                 else:
-                    if s in retyped:  # (not atomic: rename cannot swap a file and a dir)
+                    if id(s) in is_retyped:  # (not atomic: rename cannot swap a file and a dir)
                         if _stat.S_ISDIR(s.cur.st_mode):
                             os.rmdir(name, dir_fd=dfd)
                         else:
