@@ -190,7 +190,7 @@ def instance(ws: str, **kwargs) -> Iterator[ExecCommand]:
     """An instance over host workspace ``ws``: under ``make test-overlay`` (or within
     :func:`overlay_workspace`) mounted as an overlay, and ``ws`` checked byte for byte
     unchanged when it closes (what the test itself put there: :func:`host_changed`)."""
-    if not _overlay or kwargs.get("read_only") or kwargs.get("workspace_dir") is not None:
+    if not _overlay or kwargs.get("read_only"):
         with ExecCommand(ws, **kwargs) as ex:  # (an overlay is never read-only)
             yield ex
         return
