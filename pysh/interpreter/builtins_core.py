@@ -184,7 +184,8 @@ async def b_printf(interp, argv):
     interp.budget.check_string(len(text))
     for e in errors:
         await interp.diag(f"printf: {e}")
-    errors = [e for e in errors if not e.startswith("warning: ")]  # (no failure for those)
+    # (no failure for warnings nor for a \x or \u without digits)
+    errors = [e for e in errors if not e.startswith(("warning: ", "missing "))]
     if var is not None:
         text = canonical_bytes(text)
         if "[" in var and var.endswith("]"):

@@ -1152,8 +1152,8 @@ def shell_quote(s: str) -> str:
         return "''"
     if all(c in _SAFE for c in s):
         return "'" + s + "'"
-    if any(ord(c) < 32 or ord(c) == 127 for c in s):
-        from pysh.interpreter.printf import ansi_c_quote
+    from pysh.interpreter.printf import ansi_c_quote, needs_ansi_c
 
+    if needs_ansi_c(s):
         return ansi_c_quote(s)
     return "'" + s.replace("'", "'\\''") + "'"

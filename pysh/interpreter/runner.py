@@ -148,6 +148,8 @@ class Interp(Expander):
     """One shell (or subshell)."""
 
     stage_cmd = None  # a pipeline element's command, in the subshell running it
+    command_number = 1  # bash's current_command_number: top-level commands read, plus one
+    in_prompt = False  # expanding a prompt string (a broken $(...) there is only empty)
 
     def __init__(self, session: Session, *, fds: dict | None = None, argv0: str = "pysh",
                  args: list[str] | None = None, cwd: str | None = None,
@@ -1949,6 +1951,8 @@ class Interp(Expander):
                     await self._echo_input(reader)
                 if "noexec" in self.opts:
                     continue
+                if top_level and getattr(self, "invocation", "") != "c":
+                    self.command_number += 1
                 try:
                     status = await self.run_list(prog.body)
                 except AbortLine as e:
@@ -2593,6 +2597,8 @@ class Interp(Expander):
             err = part.error
             if isinstance(err, ParseError):
                 await self.err(err.format(f"{self.argv0}: command substitution: line {err.line}") + "\n")
+            if self.in_prompt:  # a prompt goes on without it
+                return ""
             raise ExpansionError("command substitution: syntax error", status=2, fatal=False)
         body = part.body.body
         # $(< file)
@@ -2765,17 +2771,20 @@ class Interp(Expander):
         return rows
 
     # -- misc -----------------------------------------------------------------------
-    def prompt_expand(self, s: str) -> str:
+    def prompt_expand(self, s: str, quote: bool = False) -> str:
         """A prompt's backslash escapes only (\\u, \\w, ...)."""
         from pysh.interpreter.prompt import expand_prompt
 
-        return expand_prompt(self, s)
+        return expand_prompt(self, s, quote)
 
     async def expand_prompt_string(self, s: str) -> str:
         """PS1, PS2, PS4 and ${x@P} as bash expands them: the backslash escapes, then (with
-        shopt promptvars) parameter, command and arithmetic expansion, quotes kept."""
-        text = self.prompt_expand(s) if "\\" in s else s
-        if "promptvars" not in self.shopts or ("$" not in text and "`" not in text):
+        shopt promptvars) parameter, command and arithmetic expansion as inside double
+        quotes (quote characters stay, \\$ \\` \\" \\\\ lose their backslash)."""
+        if "promptvars" not in self.shopts:
+            return self.prompt_expand(s) if "\\" in s else s
+        text = self.prompt_expand(s, True) if "\\" in s else s
+        if "$" not in text and "`" not in text and "\\" not in text:
             return text
         from pysh.interpreter.syntax import parse_prompt_parts
 
@@ -2785,7 +2794,16 @@ class Interp(Expander):
             if len(_PROMPT_PARTS) > 256:
                 _PROMPT_PARTS.clear()
             _PROMPT_PARTS[text] = parts
-        segs = await self.expand_parts(parts, True)
+        outer, self.in_prompt = self.in_prompt, True
+        try:
+            segs = await self.expand_parts(parts, True)
+        except ExpansionError as e:  # bash says so and keeps the string unexpanded
+            if e.limit:
+                raise
+            await self.diag(e.message)
+            return text
+        finally:
+            self.in_prompt = outer
         return "".join(seg[0] for seg in segs if seg is not None)
 
     def dirs_entry(self, spec: str) -> str:
