@@ -20,6 +20,7 @@ from pysh.interpreter.arith_eval import ArithEvaluator, ArithRuntimeError
 from pysh.interpreter.errors import (
     AbortLine,
     CircularNameref,
+    ElementRefError,
     ExitShell,
     ExpansionError,
     LoopControl,
@@ -314,6 +315,7 @@ class Interp(Expander):
         new.parent_traps = dict(self.traps)
         new.aliases = dict(self.aliases)
         new.deferred_diags = []
+        new.assign_tildes = False
         new.dirstack = list(self.dirstack)
         new.fds = {k: s.dup() for k, s in self.fds.items()}
         new.argv = list(self.argv)
@@ -465,6 +467,8 @@ class Interp(Expander):
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
+                    if sub in ("@", "*") or "$" in sub or "`" in sub:
+                        return None  # (the expander's own path does these, in full)
                     vv = self.vars.lookup(base)
                     if vv is None or not isinstance(vv.value, dict):
                         return None
@@ -1271,11 +1275,15 @@ class Interp(Expander):
                 raise AbortLine(1) from None
         status = self.cmdsub_status if self.cmdsub_status is not None else 0
         if node.redirs:
-            red = await self.apply_redirs(node.redirs)
+            # bash forks for a {var} redirection without a command: nothing of it stays
+            sub = self.fork() if any(r.fd_var is not None for r in node.redirs) else self
+            red = await sub.apply_redirs(node.redirs)
             if red is None:
                 status = 1
             else:
                 red.close()
+            if sub is not self:
+                sub.close_fds()
         self.last_arg = ""
         self.pipestatus = (status,)  # (set_pipestatus, inline)
         if "PIPESTATUS" in self.vars.globals:
@@ -1304,7 +1312,7 @@ class Interp(Expander):
                 else:
                     items.append((key, await self.expand_word(el.value), el.append))
             return ("array", items)
-        value = await self.expand_word(a.value) if a.value is not None else ""
+        value = await self.expand_assign_value(a.value) if a.value is not None else ""
         if a.index is not None:
             return ("index", value)
         return ("scalar", value)
@@ -1314,6 +1322,13 @@ class Interp(Expander):
         """``declared``: by a declaration builtin (bash words some errors differently)."""
         name = a.name
         kind, payload = prepared
+        if not local and not declared:
+            ref = self.vars.lookup(name)
+            if ref is not None and ref.attrs & NAMEREF:
+                target = self._resolve_nameref(name, warn=False)
+                if target.endswith("]") and "[" in target:
+                    await self._assign_element_ref(target, kind, payload, a.append)
+                    return
         if kind == "array":
             items = payload
             if self.is_assoc(self._resolve_nameref(name)) and items:
@@ -1338,6 +1353,17 @@ class Interp(Expander):
             await self.assign_index(name, a.index, payload, append=a.append, local=local)
         else:
             self.assign(name, payload, append=a.append, local=local)
+
+    async def _assign_element_ref(self, target: str, kind: str, payload, append: bool) -> None:
+        """``ref=value`` where ref names an element (``a[i]``): its subscript expanded in
+        full now; a list, a subscript of ref, or ``a[@]`` are refused as bash does."""
+        if kind != "scalar":
+            raise ElementRefError(f"`{target}': not a valid identifier")
+        base, _, sub = target[:-1].partition("[")
+        if sub in ("@", "*"):
+            raise ElementRefError(f"{target}: bad array subscript")
+        await self.assign_index(base, A.ArithExpr(self.subscript_word(sub), None, sub),
+                                payload, append=append)
 
     async def assign_word_text(self, a: A.Assign, prepared=None) -> str:
         """An assignment as a declaration builtin's argument text (for xtrace and $_)."""
