@@ -763,6 +763,8 @@ async def b_shopt(interp, argv):
                 continue
             if "o" in flags:
                 interp.set_option(name, "s" in flags)
+            elif name == "login_shell":
+                pass  # (what the shell was started as: bash ignores a change, silently)
             elif "s" in flags:
                 current.add(name)
             else:

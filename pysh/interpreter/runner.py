@@ -114,7 +114,6 @@ class Session:
         self.home = home
         self.next_pid = SHELL_PID + 1
         self.jobs: dict[int, Job] = {}  # pid -> job
-        self.job_numbers = 0
         self.task_group = None  # set for the duration of a run
         self.running: dict[int, ProcessInfo] = {}
         self.start_time = time.monotonic()
@@ -162,7 +161,7 @@ class Interp(Expander):
         self.func_attrs: dict[str, str] = {}  # function name -> "r", "x", "rx"
         self.lost_specials: set[str] = set()  # RANDOM & co. once unset: plain variables
         self.disabled_builtins: set[str] = set()  # enable -n
-        self.history: list[str] = []  # history -s / -r (a script records none itself)
+        self.history: list[str] = []  # history -s / -r, and what set -o history records
         self.current_command = None  # the simple command running ($BASH_COMMAND)
         self.opts: set[str] = set(DEFAULT_SET)
         self.shopts: set[str] = set(DEFAULT_SHOPT)
@@ -241,6 +240,7 @@ class Interp(Expander):
             "BASH": "/usr/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
             "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "PPID": str(SHELL_PID - 1),
             "UID": "1000", "EUID": "1000", "OPTERR": "1", "TERM": "dumb",
+            "SHELL": "/bin/bash",  # (the user's login shell, when the environment has none)
             "BASH_LOADABLES_PATH": "/usr/local/lib/bash:/usr/lib/bash:/opt/local/lib/bash:"
                                    "/usr/pkg/lib/bash:/opt/pkg/lib/bash:.",
         }
@@ -1262,8 +1262,12 @@ class Interp(Expander):
     async def _assignments_only(self, node: A.Simple) -> int:
         for a in node.assigns:
             try:
+                # bash traces each one before it is made (a list as written, before its
+                # words are expanded)
+                if a.array is not None and "xtrace" in self.opts:
+                    await self.err(await self.ps4() + self._assign_trace(a, ("array", None)) + "\n")
                 prepared = await self.prepare_assign(a)
-                if "xtrace" in self.opts:  # bash traces each one before it is made
+                if a.array is None and "xtrace" in self.opts:
                     await self.err(await self.ps4() + self._assign_trace(a, prepared) + "\n")
                 await self.apply_assign(a, prepared)
             except ReadonlyError as e:
@@ -1406,9 +1410,11 @@ class Interp(Expander):
     def _assign_trace(a: A.Assign, prepared) -> str:
         op = "+=" if a.append else "="
         kind, payload = prepared
-        if kind == "array":  # bash shows an array literal as it was written
+        if kind == "array":  # bash shows an array literal as it was written ($'...' decoded)
+            from pysh.interpreter.syntax.bashprint import word_text
+
             els = (("[" + el.key.text + "]" + ("+=" if el.append else "=") if el.key is not None
-                    else "") + el.value.text for el in a.array)
+                    else "") + word_text(el.value) for el in a.array)
             return f"{a.name}{op}(" + " ".join(els) + ")"
         idx = f"[{a.index.text}]" if a.index is not None else ""
         return f"{a.name}{idx}{op}{_xtrace_quote(payload) if payload else ''}"
@@ -1979,6 +1985,8 @@ class Interp(Expander):
                     continue
                 if top_level and getattr(self, "invocation", "") != "c":
                     self.command_number += 1
+                    if "history" in self.opts:  # set -o history: a script keeps one too
+                        self.history.append(history_entry(reader.last_text))
                 try:
                     status = await self.run_list(prog.body)
                 except AbortLine as e:
@@ -2250,8 +2258,9 @@ class Interp(Expander):
             stdin.close()
             child.fds[0] = NullInput()
         pid = child.pid
-        self.session.job_numbers += 1
-        job = Job(pid, self.session.job_numbers, _command_text(node.command))
+        # bash numbers a job one past the highest in its table (from 1 once it is empty)
+        number = max((j.number for j in self.session.jobs.values() if not j.disowned), default=0) + 1
+        job = Job(pid, number, _command_text(node.command))
         self.session.jobs[pid] = job
         self.last_bg = pid
         tg = self.session.task_group
@@ -2478,8 +2487,15 @@ class Interp(Expander):
     async def _arith_for(self, node: A.ArithFor) -> int:
         self.lineno = node.line
         trace = _arith_for_trace if "xtrace" in self.opts else None
+
+        async def empty_part() -> None:  # bash evaluates (and traces) an empty part as 1
+            if "xtrace" in self.opts:
+                await self.err(await self.ps4() + "(( 1 ))\n")
+
         if node.init is not None:
             await self.eval_arith_expr(node.init, trace)
+        else:
+            await empty_part()
         status = 0
         budget = self.budget
         self.loop_depth += 1
@@ -2489,13 +2505,17 @@ class Interp(Expander):
                 if _now() >= budget.yield_at:
                     await budget.pause()
                 self.lineno = node.line
-                if node.cond is not None and await self.eval_arith_expr(node.cond, trace) == 0:
+                if node.cond is None:
+                    await empty_part()
+                elif await self.eval_arith_expr(node.cond, trace) == 0:
                     break
                 status, ctl = await self._loop_body(node.body)
                 if ctl == "break":
                     break
                 if node.step is not None:
                     await self.eval_arith_expr(node.step, trace)
+                else:
+                    await empty_part()
         finally:
             self.loop_depth -= 1
         return status
@@ -2697,8 +2717,7 @@ class Interp(Expander):
         self.fds[fdnum] = mine
         self.procsub_fds.append((self.fds, fdnum, mine))
         pid = child.pid
-        self.session.job_numbers += 1
-        job = Job(pid, self.session.job_numbers, "process substitution")
+        job = Job(pid, 0, "process substitution")  # (not one of the jobs bash lists)
         self.session.jobs[pid] = job
         self.last_bg = pid  # bash: $! is the last process substitution too
 
@@ -2934,13 +2953,36 @@ def _loop_head(kw: str, node) -> str:
     return f"{kw} {node.var} in " + " ".join(words)
 
 
-def _command_text(node) -> str:
-    try:
-        from pysh.interpreter.syntax.printer import format_program
+_NO_SEMICOLON_AFTER = ("then", "do", "else", "in", "{", "(", "|", "||", "&&", ";", "&")
 
-        return format_program(A.Program([node])).strip()
-    except Exception:  # noqa: BLE001 - a label for `jobs`, never worth failing over
-        return "job"
+
+def history_entry(text: str) -> str:
+    """A command read over several lines as bash's cmdhist saves it: the lines joined
+    with "; " or, where no ';' may follow, " "; a here-document or a newline inside
+    quotes is kept as it is."""
+    text = text[:-1] if text.endswith("\n") else text
+    if "\n" not in text or "<<" in text:
+        return text + "\n" if "<<" in text else text
+    out = ""
+    quote = None
+    for k, line in enumerate(text.split("\n")):
+        if k:
+            prev = out.rstrip()
+            out += "\n" if quote else (" " if prev.endswith(_NO_SEMICOLON_AFTER) else "; ")
+        out += line
+        for c in line:  # (whether a quote is still open at the line's end)
+            if quote is None and c in "'\"":
+                quote = c
+            elif c == quote:
+                quote = None
+    return out
+
+
+def _command_text(node) -> str:
+    """A job's text, as bash's jobs shows it."""
+    from pysh.interpreter.syntax.bashprint import command_text
+
+    return command_text(node)
 
 
 _DISPATCH = {
