@@ -195,7 +195,7 @@ Brake.setup()
 
 # -- printing a long string ----------------------------------------------------------------
 
-DUMP_CHUNK = 1 << 20  # characters escaped between two deadline polls
+DUMP_CHUNK = 1 << 20  # bytes escaped between two deadline polls
 
 
 def dump_string(data: bytes, ascii_only: bool):
@@ -204,12 +204,17 @@ def dump_string(data: bytes, ascii_only: bool):
     jq escapes what ``json.dumps`` escapes (``"``, ``\\``, ``\\b\\f\\n\\r\\t``, other
     controls as ``\\u00xx``), and DEL too; ``-a`` escapes non-ASCII as ``\\uxxxx``
     with surrogate pairs, as ``ensure_ascii`` does."""
-    text = data.decode("utf-8", "surrogatepass")
     yield b'"'
-    for start in range(0, len(text), DUMP_CHUNK):
-        part = json.dumps(text[start:start + DUMP_CHUNK], ensure_ascii=ascii_only)[1:-1]
+    view = memoryview(data)
+    start, n = 0, len(data)
+    while start < n:
+        end = min(n, start + DUMP_CHUNK)
+        while end < n and data[end] & 0xC0 == 0x80:  # never split a character
+            end -= 1
+        part = json.dumps(str(view[start:end], "utf-8", "surrogatepass"),
+                          ensure_ascii=ascii_only)[1:-1]
         if not ascii_only:
             part = part.replace("\x7f", "\\u007f")
         yield part.encode("utf-8", "surrogatepass")
+        start = end
     yield b'"'
-
