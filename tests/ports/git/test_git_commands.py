@@ -41,6 +41,7 @@ def test_network_refused_in_one_line(repo, argv, what):
     assert r.err == f"fatal: {what}: the sandbox has no network (pysh runs git without it)\n"
 
 
+@pytest.mark.overlay_too
 def test_maintenance_says_it_does_nothing(repo):
     for cmd in ("gc", "prune", "repack"):
         r = g(repo, cmd)
@@ -79,6 +80,7 @@ def test_out_of_scope_refused_in_one_line(repo, argv, status, err):
     assert (r.out, r.err, r.status) == ("", err, status)
 
 
+@pytest.mark.overlay_too
 def test_commit_without_message_runs_the_editor_in_process():
     from tests.interp.runner import run_script
 
