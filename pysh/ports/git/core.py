@@ -742,6 +742,11 @@ def gitfs_message(e: OSError) -> str:
 def abbrev(repo: Repo, sha: bytes, n: int | None = None) -> str:
     s = decode(sha)
     n = max(4, min(40, repo.default_abbrev if n is None else n))
+    if len(sha) == 40 and n < 40:
+        try:
+            return s[:repo.object_store.unique_abbrev_len(sha, n)]
+        except ValueError:  # not hex: the prefix search below says what it can
+            pass
     while n < 40:
         pre = s[:n]
         if _unique_prefix(repo, pre):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import stat as _stat
+from collections import Counter
 from dataclasses import dataclass
 
 from pysh.ports.git.core import GitExit, quote_path
@@ -16,6 +17,8 @@ ZERO = b"0" * 40
 
 # ------------------------------------------------------------- line diff
 def split_lines(data: bytes) -> list[bytes]:
+    if b"\r" not in data:  # then bytes.splitlines breaks at exactly the same places, in C
+        return data.splitlines(keepends=True)
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -149,52 +152,46 @@ _LINE_MAX = 1 << 62
 def _xdiff(a: list, b: list, budget=None) -> tuple[list[bool], list[bool]]:
     """git's xdiff (the default Myers variant): trimmed ends, discarded unmatched lines,
     divide and conquer on the middle snake with xdiff's cost heuristics."""
-    ids: dict = {}
-    ha1 = [ids.setdefault(x, len(ids)) for x in a]
-    ha2 = [ids.setdefault(x, len(ids)) for x in b]
     n1, n2 = len(a), len(b)
     rchg1 = [False] * n1
     rchg2 = [False] * n2
-    cnt1: dict[int, int] = {}
-    cnt2: dict[int, int] = {}
-    for h in ha1:
-        cnt1[h] = cnt1.get(h, 0) + 1
-    for h in ha2:
-        cnt2[h] = cnt2.get(h, 0) + 1
-    # trim ends
+    # trim ends (equal runs compared a slice at a time, in C)
     lim = min(n1, n2)
-    i = 0
-    while i < lim and ha1[i] == ha2[i]:
-        i += 1
+    i = _common_run(a, b, lim, 1)
     dstart = i
-    lim -= i
-    j = 0
-    while j < lim and ha1[n1 - 1 - j] == ha2[n2 - 1 - j]:
-        j += 1
+    j = _common_run(a, b, lim - i, -1)
     dend1, dend2 = n1 - j - 1, n2 - j - 1
+    # every record's number of occurrences in the other file (the whole file, as xdiff
+    # counts): a few records are counted one by one, many all at once
+    if dend1 + dend2 - 2 * dstart < 64:
+        in_a, in_b = a.count, b.count
+    else:
+        cnt1, cnt2 = Counter(a), Counter(b)
+        in_a, in_b = cnt1.__getitem__, cnt2.__getitem__
     # discard records without matches (and multimatch runs among them)
     dis1 = [0] * (n1 + 1)
     dis2 = [0] * (n2 + 1)
     mlim = min(_bogosqrt(n1), 1024)
     for k in range(dstart, dend1 + 1):
-        nm = cnt2.get(ha1[k], 0)
+        nm = in_b(a[k])
         dis1[k] = 0 if nm == 0 else (2 if nm >= mlim else 1)
     mlim = min(_bogosqrt(n2), 1024)
     for k in range(dstart, dend2 + 1):
-        nm = cnt1.get(ha2[k], 0)
+        nm = in_a(b[k])
         dis2[k] = 0 if nm == 0 else (2 if nm >= mlim else 1)
+    ids: dict = {}  # a small int per distinct record of the middle: what the search compares
     r1, h1 = [], []
     for k in range(dstart, dend1 + 1):
         if dis1[k] == 1 or (dis1[k] == 2 and not _clean_mmatch(dis1, k, dstart, dend1)):
             r1.append(k)
-            h1.append(ha1[k])
+            h1.append(ids.setdefault(a[k], len(ids)))
         else:
             rchg1[k] = True
     r2, h2 = [], []
     for k in range(dstart, dend2 + 1):
         if dis2[k] == 1 or (dis2[k] == 2 and not _clean_mmatch(dis2, k, dstart, dend2)):
             r2.append(k)
-            h2.append(ha2[k])
+            h2.append(ids.setdefault(b[k], len(ids)))
         else:
             rchg2[k] = True
     ndiags = len(h1) + len(h2) + 3
@@ -228,6 +225,24 @@ def _xdiff(a: list, b: list, budget=None) -> tuple[list[bool], list[bool]]:
         stack.append((si1, lim1, si2, lim2, min_hi))
         stack.append((off1, si1, off2, si2, min_lo))
     return rchg1, rchg2
+
+
+def _common_run(a: list, b: list, lim: int, way: int) -> int:
+    """How many records ``a`` and ``b`` share at their start (``way`` 1) or end (-1), at
+    most ``lim``: whole slices compared first, then smaller ones."""
+    n = 0
+    step = 256
+    while step:
+        while n + step <= lim:
+            if way > 0:
+                same = a[n:n + step] == b[n:n + step]
+            else:
+                same = a[len(a) - n - step:len(a) - n] == b[len(b) - n - step:len(b) - n]
+            if not same:
+                break
+            n += step
+        step >>= 2
+    return n
 
 
 def _split(ha1, off1, lim1, ha2, off2, lim2, kvdf, kvdb, o, need_min, mxcost):
@@ -551,9 +566,24 @@ def _compact(s: _Side, o: _Side, heuristic: bool = True) -> None:
                 while g.end > best:
                     _slide_up(s, g)
                     _g_prev(o, go)
+        if g.end == g.start and go.end == go.start:
+            # lines unchanged on both sides: every step through them finds two empty groups,
+            # so go straight to the step before the next change on either side
+            k = min(_next_change(s, g.end), _next_change(o, go.end)) - 1
+            if k > 0:
+                g.start = g.end = g.end + k
+                go.start = go.end = go.end + k
         if not _g_next(s, g):
             break
         _g_next(o, go)
+
+
+def _next_change(s: _Side, i: int) -> int:
+    """How far after line ``i`` the next changed line of ``s`` is (to its end if none)."""
+    try:
+        return s.c.index(True, i + 2) - 1 - i
+    except ValueError:
+        return s.n - i
 
 
 def diff_script(a: list[bytes], b: list[bytes], budget=None, key=None,
@@ -577,9 +607,10 @@ def diff_script(a: list[bytes], b: list[bytes], budget=None, key=None,
             while i2 < n2 and sb.ch(i2):
                 i2 += 1
             out.append((s1, i1 - s1, s2, i2 - s2))
-        else:
-            i1 += 1
-            i2 += 1
+        else:  # up to the next change on either side
+            k = max(1, min(_next_change(sa, i1 - 1), _next_change(sb, i2 - 1)) - 1)
+            i1 += k
+            i2 += k
     return out
 
 

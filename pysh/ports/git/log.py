@@ -1638,58 +1638,61 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
     data = final_data if final_data is not None else head_data
     lines = diffing.split_lines(data) if data else []
     owner: list = [None] * len(lines)  # (commit sha or None for not committed, orig line no, path)
-    # lines not in HEAD's version belong to "Not Committed Yet"
-    pending: dict[int, int] = {}  # index in final -> index in the current commit version
-    if final_data is not None:
+    # the lines still to blame, as runs (index in the final text, index in the version being
+    # looked at, length) in the order of that version: a commit costs a diff and a pass over
+    # the runs, not a pass over every line
+    runs: list[tuple[int, int, int]]
+    if final_data is not None:  # lines not in HEAD's version belong to "Not Committed Yet"
         base_lines = diffing.split_lines(head_data) if head_data else []
-        mapping = _line_map(base_lines, lines, repo)
-        for i in range(len(lines)):
-            j = mapping.get(i)
-            if j is None or path not in flat:
-                owner[i] = (None, i + 1, path)
-            else:
-                pending[i] = j
+        kept = _unchanged(base_lines, lines, repo) if path in flat else []
+        runs = [(new, old, n) for new, old, n in kept]
+        _assign_gaps(owner, kept, len(lines), None, path)
     else:
-        pending = {i: i for i in range(len(lines))}
+        runs = [(0, 0, len(lines))] if lines else []
     sha, cur_path = start, path
+    cur_blob = flat[path][1] if path in flat else None
     cur_lines = diffing.split_lines(head_data) if head_data else []
-    while pending:
+    while runs:
         ctx.tick()
         c = repo[sha]
         parent = c.parents[0] if c.parents else None
         if parent is None:
-            for i, j in pending.items():
-                owner[i] = (sha, j + 1, cur_path)
+            _assign_runs(owner, runs, sha, cur_path)
             break
-        pflat = repo.flat_tree(repo[parent].tree)
+        ptree = repo[parent].tree
         ppath = cur_path
-        if cur_path not in pflat:
+        pblob = _path_blob(repo, ptree, cur_path)
+        if pblob is None:
             # a rename?
-            ch = diffing.detect_renames(diffing.compare(pflat, repo.flat_tree(c.tree)),
+            ch = diffing.detect_renames(diffing.compare(repo.flat_tree(ptree),
+                                                        repo.flat_tree(c.tree)),
                                         _blob_loader(repo), budget=repo.shell.budget)
             ppath = None
             for x in ch:
                 if x.status == "R" and x.new_path == cur_path:
                     ppath = x.old_path
             if ppath is None:
-                for i, j in pending.items():
-                    owner[i] = (sha, j + 1, cur_path)
+                _assign_runs(owner, runs, sha, cur_path)
                 break
-        plines = diffing.split_lines(repo[pflat[ppath][1]].as_raw_string())
-        if plines == cur_lines:
+            pblob = repo.flat_tree(ptree)[ppath][1]
+        if pblob == cur_blob:  # the same content: nothing to look at in this commit
             sha, cur_path = parent, ppath
             continue
-        mapping = _line_map(plines, cur_lines, repo)
-        nxt = {}
-        for i, j in pending.items():
-            k = mapping.get(j)
-            if k is None:
-                owner[i] = (sha, j + 1, cur_path)
-            else:
-                nxt[i] = k
-        pending = nxt
-        sha, cur_path, cur_lines = parent, ppath, plines
+        plines = diffing.split_lines(repo[pblob].as_raw_string())
+        if plines == cur_lines:
+            sha, cur_path, cur_blob = parent, ppath, pblob
+            continue
+        runs = _carry(runs, _unchanged(plines, cur_lines, repo), owner, sha, cur_path)
+        sha, cur_path, cur_lines, cur_blob = parent, ppath, plines, pblob
     # output: the lines asked for (-L), widths measured on them
+    commits: dict = {}  # each commit read once, however many lines it owns
+
+    def commit(sha: bytes):
+        got = commits.get(sha)
+        if got is None:
+            got = commits[sha] = repo[sha]
+        return got
+
     shown = _blame_ranges(vals.get("L") or [], lines, decode(path))
     if vals.get("porcelain") or vals.get("lporcelain"):
         ctx.write(_blame_porcelain(repo, ctx, owner, lines, shown, bool(vals.get("lporcelain"))))
@@ -1703,7 +1706,7 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
         if own[0] is None:
             names.append("<not.committed.yet>" if show_email else "Not Committed Yet")
         else:
-            nm, em = _ident_parts(repo[own[0]].author)
+            nm, em = _ident_parts(commit(own[0]).author)
             names.append(f"<{em}>" if show_email else nm)
     width = max((len(n) for n in names), default=0)
     show_fname = vals.get("fname") or any(own[2] != path for own in owner)
@@ -1716,7 +1719,7 @@ async def cmd_blame(ctx: Ctx, args: list[str]) -> int:
             h = "0" * hashlen
             t, tz = ctx.shell.budget and _now_ident(ctx)
         else:
-            c = repo[own[0]]
+            c = commit(own[0])
             # git prints the first hashlen digits; a boundary commit gives one to its '^'
             h = ("^" + decode(own[0])[:hashlen - 1]) if not c.parents else decode(own[0])[:hashlen]
             t, tz = c.author_time, c.author_timezone
@@ -1869,22 +1872,77 @@ def _now_ident(ctx: Ctx):
     return now(), 0
 
 
-def _line_map(old: list[bytes], new: list[bytes], repo: Repo) -> dict[int, int]:
-    """new line index -> old line index for unchanged lines."""
-    script = diffing.diff_script(old, new, repo.shell.budget)
-    out = {}
+def _unchanged(old: list[bytes], new: list[bytes], repo: Repo) -> list[tuple[int, int, int]]:
+    """The lines a diff leaves alone, as runs (index in ``new``, index in ``old``, length)."""
+    out = []
     i1 = i2 = 0
-    for c1, n1, c2, n2 in script:
-        while i1 < c1 and i2 < c2:
-            out[i2] = i1
-            i1 += 1
-            i2 += 1
+    for c1, n1, c2, n2 in diffing.diff_script(old, new, repo.shell.budget):
+        if c2 > i2:
+            out.append((i2, i1, c2 - i2))
         i1, i2 = c1 + n1, c2 + n2
-    while i1 < len(old) and i2 < len(new):
-        out[i2] = i1
-        i1 += 1
-        i2 += 1
+    n = min(len(old) - i1, len(new) - i2)
+    if n > 0:
+        out.append((i2, i1, n))
     return out
+
+
+def _carry(runs: list, kept: list, owner: list, sha: bytes, path: bytes) -> list:
+    """Move the runs still to blame back to the parent through the unchanged lines ``kept``
+    (both in the order of the current version); a line that the commit changed is its own."""
+    out: list[tuple[int, int, int]] = []
+    k = 0
+    for f, j, n in runs:
+        end = j + n
+        while j < end:
+            while k < len(kept) and kept[k][0] + kept[k][2] <= j:
+                k += 1
+            if k < len(kept) and kept[k][0] <= j:
+                new, old, m = kept[k]
+                take = min(end, new + m) - j
+                pj = old + j - new
+                if out and out[-1][0] + out[-1][2] == f and out[-1][1] + out[-1][2] == pj:
+                    out[-1] = (out[-1][0], out[-1][1], out[-1][2] + take)
+                else:
+                    out.append((f, pj, take))
+            else:
+                take = min(end, kept[k][0] if k < len(kept) else end) - j
+                for x in range(take):
+                    owner[f + x] = (sha, j + x + 1, path)
+            f += take
+            j += take
+    return out
+
+
+def _assign_runs(owner: list, runs: list, sha: bytes, path: bytes) -> None:
+    for f, j, n in runs:
+        for x in range(n):
+            owner[f + x] = (sha, j + x + 1, path)
+
+
+def _assign_gaps(owner: list, kept: list, total: int, sha, path: bytes) -> None:
+    """Lines of the final text outside the runs ``kept`` (by final index) belong to ``sha``."""
+    i = 0
+    for new, _old, n in kept + [(total, 0, 0)]:
+        for x in range(i, new):
+            owner[x] = (sha, x + 1, path)
+        i = new + n
+
+
+def _path_blob(repo: Repo, tree_sha: bytes, path: bytes) -> bytes | None:
+    """The id of the file (not directory) at ``path`` in a tree, None when there is none."""
+    sha = tree_sha
+    parts = path.split(b"/")
+    for i, comp in enumerate(parts):
+        obj = repo.get(sha)
+        if not isinstance(obj, Tree):
+            return None
+        try:
+            mode, sha = obj[comp]
+        except KeyError:
+            return None
+        if (mode & 0o170000 == 0o040000) != (i < len(parts) - 1):
+            return None
+    return sha
 
 
 # ----------------------------------------------------------------- ls-tree

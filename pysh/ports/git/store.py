@@ -10,6 +10,7 @@ path of its own.
 from __future__ import annotations
 
 import binascii
+import bisect
 import errno
 import hashlib
 import io
@@ -19,7 +20,7 @@ import zlib
 from dulwich.errors import ChecksumMismatch
 from dulwich.object_store import PackBasedObjectStore
 from dulwich.objects import Commit, FixedSha, ShaFile, hex_to_sha, sha_to_hex, valid_hexsha
-from dulwich.pack import Pack, PackData, load_pack_index_file
+from dulwich.pack import Pack, PackData, PackIndex2, load_pack_index_file
 from dulwich.refs import (
     SYMREF,
     RefsContainer,
@@ -56,6 +57,10 @@ class SandboxObjectStore(PackBasedObjectStore):
         # names in each fan-out directory, listed once per command (abbreviating every id of a
         # long log asks again and again); objects this store writes are added as they are
         self._fanout: dict[str, set[str]] = {}
+        # per pack: the sorted names of its index as a list, once it has been searched often
+        # enough to pay for reading them (bisect in C instead of a Python call per step)
+        self._names: dict[str, list[bytes] | None] = {}
+        self._searches: dict[str, int] = {}
 
     def __repr__(self) -> str:
         return f"<SandboxObjectStore({self.gitdir.vpath('objects')!r})>"
@@ -104,6 +109,7 @@ class SandboxObjectStore(PackBasedObjectStore):
                 self._mark_pack_used(base)
         for gone in set(self._pack_cache) - bases:
             self._pack_cache.pop(gone).close()
+            self._names.pop(gone, None)
             try:
                 self._pack_access_order.remove(gone)
             except ValueError:
@@ -218,6 +224,79 @@ class SandboxObjectStore(PackBasedObjectStore):
                     seen.add(sha)
                     yield sha
 
+    # -- pack index searches -----------------------------------------------------
+    def _names_of(self, pack: Pack) -> list[bytes] | None:
+        """The pack's sorted object names, read after its 64th search (None before, or for
+        an index that is not version 2)."""
+        base = pack._basename
+        names = self._names.get(base, False)
+        if names is False:
+            n = self._searches[base] = self._searches.get(base, 0) + 1
+            if n < 64:
+                return None
+            idx = pack.index
+            names = None
+            if isinstance(idx, PackIndex2) and idx.hash_size == 20:
+                start, count = idx._name_table_offset, len(idx)
+                table = bytes(idx._contents[start:start + 20 * count])
+                names = [table[i:i + 20] for i in range(0, 20 * count, 20)]
+            self._names[base] = names
+        return names
+
+    def _offset(self, pack: Pack, sha: bytes) -> int:
+        """Where ``sha`` (binary) is in the pack; KeyError when it is not there."""
+        names = self._names_of(pack)
+        if names is None:
+            return pack.index.object_offset(sha)
+        i = bisect.bisect_left(names, sha)
+        if i == len(names) or names[i] != sha:
+            raise KeyError(sha)
+        return pack.index._unpack_offset(i)
+
+    def _neighbours(self, pack: Pack, sha: bytes) -> list[bytes]:
+        """The names next to ``sha`` in the pack's sorted index (itself left out)."""
+        names = self._names_of(pack)
+        idx = pack.index
+        count = len(idx)
+        name = names.__getitem__ if names is not None else idx._unpack_name
+        if names is not None:
+            lo = bisect.bisect_left(names, sha)
+        else:
+            lo, hi = 0, count
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if name(mid) < sha:
+                    lo = mid + 1
+                else:
+                    hi = mid
+        out = [name(lo - 1)] if lo > 0 else []
+        if lo < count and name(lo) == sha:
+            lo += 1
+        if lo < count:
+            out.append(name(lo))
+        return out
+
+    def unique_abbrev_len(self, hexsha: bytes, n: int) -> int:
+        """git's find_unique_abbrev: the length of the shortest prefix of ``hexsha`` that no
+        other object shares, at least ``n``. Each pack is asked for the names sorted next to
+        it (not scanned), loose objects by the listing of their fan-out directory."""
+        sha = hex_to_sha(hexsha)
+        mine = int.from_bytes(sha, "big")
+        common = -1  # hex digits shared with the closest other object
+        packs = list(self._iter_cached_packs()) if self._pack_dir_key is not None else self.packs
+        others = []
+        for p in packs:
+            others += self._neighbours(p, sha)
+        fan = hexsha[:2].decode("ascii")
+        for rest in self._listed(fan):
+            other = (fan + rest).encode("ascii", "replace")
+            if other != hexsha and valid_hexsha(other):
+                others.append(hex_to_sha(other))
+        for other in others:
+            diff = (mine ^ int.from_bytes(other, "big")).bit_length()
+            common = max(common, (160 - diff) // 4)
+        return min(40, max(n, common + 1))
+
     def __getitem__(self, sha):
         """The object (its id checked against its content, as dulwich does); a commit is a
         :class:`LazyCommit` when its header is in git's usual shape."""
@@ -237,7 +316,7 @@ class SandboxObjectStore(PackBasedObjectStore):
         else:
             sha, hexsha = name, None
         try:
-            return self._lookup_in_packs(lambda p: _packed_raw(p, sha))
+            return self._lookup_in_packs(lambda p: _packed_raw(p, sha, self._offset(p, sha)))
         except KeyError:
             pass
         obj = self._get_loose_object(hexsha if hexsha is not None else sha_to_hex(sha))
@@ -246,12 +325,11 @@ class SandboxObjectStore(PackBasedObjectStore):
         return obj.type_num, obj.as_raw_string()
 
 
-def _packed_raw(pack: Pack, sha: bytes) -> tuple[int, bytes]:
-    """(type, content) of an object of ``pack`` (KeyError when it has none). An object stored
-    whole is inflated straight from the pack's mapping in one call (dulwich feeds zlib in
-    slices and builds an object per step: most of the time of a long ``log``); a delta is
-    left to dulwich, which resolves its chain."""
-    offset = pack.index.object_offset(sha)
+def _packed_raw(pack: Pack, sha: bytes, offset: int) -> tuple[int, bytes]:
+    """(type, content) of the object at ``offset`` of ``pack``. An object stored whole is
+    inflated straight from the pack's mapping in one call (dulwich feeds zlib in slices and
+    builds an object per step: most of the time of a long ``log``); a delta is left to
+    dulwich, which resolves its chain."""
     buf = getattr(pack.data, "_contents", None)
     if buf is not None:
         c = buf[offset]
