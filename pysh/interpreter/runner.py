@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import errno
 import os
-import random
 import time
 from collections.abc import Callable
 
@@ -117,9 +116,18 @@ class Session:
         self.task_group = None  # set for the duration of a run
         self.running: dict[int, ProcessInfo] = {}
         self.start_time = time.monotonic()
-        self.random = random.Random()
+        self._random = None
         self.builtins: dict[str, Callable] = {}
         self.shell_stdin = None  # the top-level shell's own stdin stream (set by its creator)
+
+    @property
+    def random(self):
+        """$RANDOM's generator, made on first use (importing random costs start-up time)."""
+        if self._random is None:
+            import random
+
+            self._random = random.Random()
+        return self._random
 
     def new_pid(self) -> int:
         pid = self.next_pid
