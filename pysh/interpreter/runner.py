@@ -70,6 +70,7 @@ from pysh.shellkit import (
 from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
 from pysh.shellkit.hints import hint_for
+from pysh.shellkit.mounts import is_normal_abspath
 from pysh.shellkit.worker import ensure_loop
 
 NAMEREF_MAX = 8  # links a nameref chain may have (bash's)
@@ -1698,6 +1699,7 @@ class Interp(Expander):
             if path is None:
                 path = ""
         registry = self.session.registry
+        core = self.session.root.core
         for d in path.split(":"):
             d = d or "."
             if d in COMMAND_DIRS and name in registry:
@@ -1706,7 +1708,7 @@ class Interp(Expander):
                     self.hashed[name] = p
                     self.hash_hits[name] = 1
                 return ("command", p)
-            if d in COMMAND_DIRS:
+            if d in COMMAND_DIRS or (is_normal_abspath(d) and not core.may_hold_files(d)):
                 continue
             cand = (d.rstrip("/") or "") + "/" + name
             try:

@@ -295,6 +295,12 @@ class Confinement:
             return None
         return set(names or ()) | set(extra or ())
 
+    def may_hold_files(self, vdir: str) -> bool:
+        """Whether a regular file can be found in directory ``vdir`` (absolute, normalised).
+        Outside the mounts there are only synthetic directories, which list mount points,
+        devices, the shell's streams and commands (a PATH search skips them: no walk)."""
+        return vdir == "/dev" or vdir.startswith("/dev/") or self.table.find(vdir) is not None
+
     def _synthetic_leaf(self, vpath: str, parent: str, name: str) -> Resolved | None:
         if parent == "/dev":
             if name in DEVICES:
