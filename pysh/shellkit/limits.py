@@ -84,6 +84,9 @@ class Limits:
     def __repr__(self) -> str:
         return "Limits(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self._FIELDS) + ")"
 
+    def __reduce__(self):  # copy and pickle: rebuilt through __init__
+        return _limits_from, (self.as_dict(),)
+
     @classmethod
     def strict(cls) -> Limits:
         """A tight profile for untrusted scripts driven by an agent."""
@@ -146,6 +149,10 @@ class Limits:
                 "a size (like 64M)" if name in _SIZES else "a whole number")
             raise ValueError(f"{name}: invalid value: {text} (expected {what} or none)") from None
         return name, value
+
+
+def _limits_from(values: dict) -> Limits:
+    return Limits(**values)
 
 
 _SIZES = {"max_output_bytes", "max_string_length", "max_heredoc_size", "max_file_size",

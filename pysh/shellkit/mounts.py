@@ -102,6 +102,9 @@ class Mount:
     def __hash__(self) -> int:
         return hash(self._key())
 
+    def __reduce__(self):  # copy and pickle: rebuilt (and checked again) through __init__
+        return Mount, (self.virtual, self.host, self.read_only, self.overlay)
+
     def __repr__(self) -> str:
         return (f"Mount(virtual={self.virtual!r}, host={self.host!r}, "
                 f"read_only={self.read_only!r}, overlay={self.overlay!r})")
