@@ -546,7 +546,9 @@ def at_exit(o: Options, ex, into: dict | None = None) -> list | None:
     if o.apply:
         conflicts = ex.apply_changes().conflicts
         for path, why in conflicts:
-            sys.stderr.write(f"pysh: --apply: {path}: not applied: {why}\n")
+            sys.stderr.write(f"pysh: --apply: {path}: conflict: {why}\n")
+        if conflicts:
+            sys.stderr.write("pysh: --apply: nothing applied\n")
         if into is not None:
             into["conflicts"] = [{"path": p, "reason": why} for p, why in conflicts]
     return conflicts
