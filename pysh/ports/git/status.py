@@ -556,7 +556,17 @@ def progress_lines(repo: Repo, pr: Progress, unmerged: bool) -> str:
             out += ["All conflicts fixed but you are still merging.",
                     "  (use \"git commit\" to conclude merge)"]
     elif pr.am:
+        st = repo.gitdir.stat("rebase-apply/patch")
+        empty = st is not None and st.st_size == 0
         out += ["You are in the middle of an am session."]
+        if empty:
+            out.append("The current patch is empty.")
+        else:
+            out.append("  (fix conflicts and then run \"git am --continue\")")
+        out.append("  (use \"git am --skip\" to skip this patch)")
+        if empty:
+            out.append("  (use \"git am --allow-empty\" to record this patch as an empty commit)")
+        out.append("  (use \"git am --abort\" to restore the original branch)")
     elif pr.rebasing:
         where = (f"branch '{pr.branch}' on '{pr.onto}'" if pr.branch else None)
         out += _rebase_information(repo, pr)
