@@ -19,7 +19,7 @@ pysh's git (on dulwich). Supported commands:
    remote     merge-base for-each-ref show-ref symbolic-ref update-ref
    name-rev   count-objects gc      prune      repack     fsck       help
    cherry-pick revert    rebase     reflog     clean      submodule  worktree
-   diff-tree  format-patch apply am
+   diff-tree  format-patch apply am notes
 
 fetch, pull, push and ls-remote need a network: the sandbox has none.
 
@@ -74,6 +74,7 @@ COMMANDS = {
     "format-patch": "patch:cmd_format_patch",
     "apply": "apply:cmd_apply",
     "am": "am:cmd_am",
+    "notes": "notes:cmd_notes",
     "submodule": "checkouts:cmd_submodule",
     "worktree": "checkouts:cmd_worktree",
     "cherry-pick": "sequencer:cmd_cherry_pick",
