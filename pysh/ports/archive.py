@@ -1529,12 +1529,14 @@ async def unzip_main(shell: Shell, argv: list[str]) -> int:
             import fnmatch
 
             infos = [z for z in infos if any(fnmatch.fnmatchcase(z.filename, w) for w in wanted)]
+        # the archive comment follows the "Archive:" line, as unzip prints it
+        note = decode(zf.comment) + "\n" if zf.comment else ""
         if "l" in flags:
-            await _unzip_list(out, real_name, infos)
+            await _unzip_list(out, real_name + "\n" + note[:-1] if note else real_name, infos)
             await out.flush()
             return 0
         if not quiet:
-            await out.write(encode(f"Archive:  {real_name}\n"))
+            await out.write(encode(f"Archive:  {real_name}\n{note}"))
         ex = None if "p" in flags else Extractor(shell, dest or ".", "unzip", create=True)
         skipped_existing = False
         for info in infos:
