@@ -19,7 +19,7 @@ pysh's git (on dulwich). Supported commands:
    remote     merge-base for-each-ref show-ref symbolic-ref update-ref
    name-rev   count-objects gc      prune      repack     fsck       help
    cherry-pick revert    rebase     reflog     clean      submodule  worktree
-   diff-tree  format-patch apply am notes archive
+   diff-tree  format-patch apply am notes archive bisect
 
 fetch, pull, push and ls-remote need a network: the sandbox has none.
 
@@ -76,6 +76,7 @@ COMMANDS = {
     "am": "am:cmd_am",
     "notes": "notes:cmd_notes",
     "archive": "archive:cmd_archive",
+    "bisect": "bisect:cmd_bisect",
     "submodule": "checkouts:cmd_submodule",
     "worktree": "checkouts:cmd_worktree",
     "cherry-pick": "sequencer:cmd_cherry_pick",

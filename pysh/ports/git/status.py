@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from dulwich.index import ConflictedIndexEntry
 
 from pysh.ports.git import diffing, worktree
 from pysh.ports.git.core import Ctx, Opts, Pathspec, Repo, fatal, quote_path, usage_error
-from pysh.shellkit import decode
+from pysh.shellkit import decode, encode
 
 
 class State:
@@ -601,9 +603,15 @@ def progress_lines(repo: Repo, pr: Progress, unmerged: bool) -> str:
             out.append(f"  (all conflicts fixed: run \"git {verb} --continue\")")
         out += [f"  (use \"git {verb} --skip\" to skip this patch)",
                 f"  (use \"git {verb} --abort\" to cancel the {verb} operation)"]
-    else:
-        return ""
-    return "".join(ln + "\n" for ln in out) + "\n"
+    text = "".join(ln + "\n" for ln in out) + "\n" if out else ""
+    if repo.gitdir.exists("BISECT_LOG"):  # show_bisect_in_progress, after any other state
+        start = decode(repo.read_state("BISECT_START") or b"").strip().removeprefix("refs/heads/")
+        if re.fullmatch(r"[0-9a-f]{40}", start):
+            start = repo.short(encode(start))
+        text += (f"You are currently bisecting, started from branch '{start}'.\n" if start
+                 else "You are currently bisecting.\n")
+        text += "  (use \"git bisect reset\" to get back to the original branch)\n\n"
+    return text
 
 
 def detached_from(repo: Repo, head: bytes | None) -> tuple[str, bool] | None:
