@@ -95,6 +95,11 @@ CASES = [
     c("am_series_stops", AM),
     c("am_stopped_status", STATE, [AM]),
     c("am_stopped_files", git("ls-files", "-s"), [AM]),
+    # the session's files themselves: the real git can take over what pysh stopped in
+    c("am_state_files", ["cat"] + [".git/rebase-apply/" + f for f in (
+        "next", "last", "info", "msg", "final-commit", "author-script", "keep", "sign", "utf8",
+        "threeway", "quiet", "messageid", "abort-safety", "patch", "0001", "0002", "0003",
+        "apply-opt", "applying")] + [".git/ORIG_HEAD"], [AM]),
     c("am_show_current", git("am", "--show-current-patch=diff"), [AM]),
     c("am_busy", git("am", P1), [AM]),
     c("am_skip", git("am", "--skip"), [AM]),
