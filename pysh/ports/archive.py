@@ -1532,7 +1532,7 @@ async def unzip_main(shell: Shell, argv: list[str]) -> int:
         # the archive comment follows the "Archive:" line, as unzip prints it
         note = decode(zf.comment) + "\n" if zf.comment else ""
         if "l" in flags:
-            await _unzip_list(out, real_name + "\n" + note[:-1] if note else real_name, infos)
+            await _unzip_list(out, real_name, infos, note)
             await out.flush()
             return 0
         if not quiet:
@@ -1615,8 +1615,8 @@ async def unzip_main(shell: Shell, argv: list[str]) -> int:
     return status
 
 
-async def _unzip_list(out: Out, zname: str, infos) -> None:
-    lines = [f"Archive:  {zname}\n", "  Length      Date    Time    Name\n",
+async def _unzip_list(out: Out, zname: str, infos, note: str = "") -> None:
+    lines = [f"Archive:  {zname}\n{note}", "  Length      Date    Time    Name\n",
              "---------  ---------- -----   ----\n"]
     total = 0
     for z in infos:

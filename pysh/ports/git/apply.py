@@ -284,7 +284,7 @@ def _find_pos(img: list[bytes], pre: list[bytes], line: int, begin: bool, end: b
             return at
 
 
-def apply_hunks(data: bytes, fp: FilePatch, name: str) -> bytes:
+def apply_hunks(data: bytes, fp: FilePatch, name: str, verbose: bool = False) -> bytes:
     img = data.splitlines(keepends=True)
     for h in fp.hunks:
         pre = [ln for t, ln in h.lines if t != b"+"]
@@ -304,7 +304,10 @@ def apply_hunks(data: bytes, fp: FilePatch, name: str) -> bytes:
         pos = h.new_start - 1 if h.new_start else 0
         at = _find_pos(img, pre, pos, begin, end)
         if at < 0:
-            raise PatchError(f"error: patch failed: {name}:{h.old_start}\n")
+            shown = ""
+            if verbose:  # git -v shows the lines it looked for
+                shown = "error: while searching for:\n" + decode(b"".join(pre)) + "\n"
+            raise PatchError(f"{shown}error: patch failed: {name}:{h.old_start}\n")
         img[at:at + len(pre)] = post
     return b"".join(img)
 
@@ -312,8 +315,10 @@ def apply_hunks(data: bytes, fp: FilePatch, name: str) -> bytes:
 class Target:
     """Where patches read and write: the work tree, the index, or both."""
 
-    def __init__(self, ctx: Ctx, repo: Repo | None, *, index: bool, cached: bool):
+    def __init__(self, ctx: Ctx, repo: Repo | None, *, index: bool, cached: bool,
+                 verbose: bool = False):
         self.ctx, self.repo, self.index, self.cached = ctx, repo, index, cached
+        self.verbose = verbose
         self.table: dict[str, tuple[int, bytes] | None] = {}  # path -> result (None: deleted)
 
     def _index_entry(self, path: str):
@@ -389,7 +394,7 @@ def check_patch(t: Target, fp: FilePatch) -> None:
             t.ctx.ewrite(f"warning: {old} has type {src_mode:o}, expected {fp.old_mode:o}\n")
     if (fp.is_rename or fp.is_copy) and t.exists(new) and new != old:
         raise PatchError(f"error: {new}: already exists in {where}\n", True)
-    result = apply_hunks(data, fp, old or new)
+    result = apply_hunks(data, fp, old or new, t.verbose)
     if fp.is_delete:
         if result:
             raise PatchError("error: removal patch leaves file contents\n")
@@ -588,8 +593,12 @@ async def cmd_apply(ctx: Ctx, args: list[str]) -> int:
         ctx.write(summary_lines(patches))
     if info_only:
         return 0
-    t = Target(ctx, repo, index=index, cached=cached)
-    if not apply_all(t, patches, bool(vals.get("verbose"))):
+    if repo is not None and repo.vtop is not None and repo.prefix():
+        # from a subdirectory git leaves the patches of paths outside it alone
+        pre = repo.prefix()
+        patches = [fp for fp in patches if (fp.new_name or fp.old_name or "").startswith(pre)]
+    t = Target(ctx, repo, index=index, cached=cached, verbose=bool(vals.get("verbose")))
+    if not apply_all(t, patches, t.verbose):
         return 1
     if vals.get("check"):
         return 0

@@ -229,6 +229,10 @@ def _commits(ctx: Ctx, repo: Repo, vals: dict, revs_: list[str]) -> list[tuple[b
     from pysh.ports.git.log import log_tips, parse_log_args, select_commits
 
     maxn = vals.get("max")
+    for r in revs_:
+        for part in r.replace("...", "..").split(".."):
+            if part and revs.resolve(repo, part.lstrip("^"), missing_ok=True) is None:
+                raise revs.ambiguous(r)  # git names the whole argument
     if not revs_ and maxn is None and vals.get("root"):
         revs_ = ["HEAD"]
     if not revs_ and maxn is None:
@@ -241,10 +245,6 @@ def _commits(ctx: Ctx, repo: Repo, vals: dict, revs_: list[str]) -> list[tuple[b
         revs_ = [f"{revs_[0]}..HEAD"]
     if maxn is not None and not revs_:
         revs_ = ["HEAD"]
-    for r in revs_:
-        for part in r.replace("...", "..").split(".."):
-            if part:
-                revs.resolve(repo, part.lstrip("^"))
     o = parse_log_args(list(revs_) + ["--no-merges"])
     if maxn is not None:
         o.max_count = maxn
