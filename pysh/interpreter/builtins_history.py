@@ -1,7 +1,8 @@
 """history and fc over the shell's history list.
 
-A script (a non-interactive shell) keeps no history of its own, as in bash: the
-list holds only what ``history -s`` and ``history -r`` put there.
+A script (a non-interactive shell) keeps no history of its own unless ``set -o
+history`` is on, as in bash: the list holds what ``history -s`` and ``history -r`` put
+there, and with the option each command read (runner.history_entry).
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ async def b_history(interp, argv):
         return 0
     if "s" in flags:
         if args:
+            if "history" in interp.opts and h:
+                h.pop()  # (the history -s command itself, saved as it was read)
             h.append(" ".join(args))
         return 0
     if "p" in flags:
