@@ -16,6 +16,7 @@ from pysh.interpreter.state import (
     CASE_ATTRS,
     EXPORT,
     INTEGER,
+    LOCALIZED,
     LOWER,
     NAMEREF,
     PROPAGATE,
@@ -186,6 +187,13 @@ async def b_declare(interp, argv):
                                         set_bits, clear_bits, print_mode)
 
     if not operands:
+        if cmd == "local" and print_mode:  # (bash 5.2: as declare -p prints them)
+            frame = interp.vars.call_frame()
+            for name in sorted(frame.locals):
+                v = frame.locals[name]
+                if v.attrs & (TEMPVAR | LOCALIZED) != TEMPVAR:
+                    await interp.out(declare_line(name, v) + "\n")
+            return 0
         if cmd == "local":
             # name=value, the set ones: what the shared suite expects of bash (assign-
             # extended.test.sh#4); bash 5.2.15 prints them as declare -p does
@@ -211,9 +219,13 @@ async def b_declare(interp, argv):
     if print_mode:
         status = 0
         for _, name in operands:
-            v = interp.vars.lookup(name) or interp.dynamic_as_var(name)
+            if cmd == "local":  # this function's own locals only (not its prefix bindings)
+                v = interp.vars.call_frame().locals.get(name)
+                v = None if v is None or v.attrs & (TEMPVAR | LOCALIZED) == TEMPVAR else v
+            else:
+                v = interp.vars.lookup(name) or interp.dynamic_as_var(name)
             if v is None:
-                await interp.diag(f"declare: {name}: not found")
+                await interp.diag(f"{cmd}: {name}: not found")
                 status = 1
                 continue
             await interp.out(declare_line(name, v) + "\n")
@@ -256,6 +268,7 @@ async def b_declare(interp, argv):
             if cmd == "readonly" and not eq:
                 bits &= ~(ARRAY | ASSOC)  # bash: `readonly -a x` (no value) marks x readonly only
             var = _get_or_create(interp, name, local, bits)
+            here = local and var is not _temp_binding(interp, name)  # (else: assign it there)
             if var.attrs & READONLY and (eq or set_bits & ~READONLY or clear_bits & READONLY):
                 if eq or clear_bits:
                     # (bash names the builtin for declare/typeset/local only)
@@ -278,13 +291,13 @@ async def b_declare(interp, argv):
                 if cmd in ("export", "readonly") and "xtrace" in interp.opts:
                     await _trace_assignment(interp, shown, value)
                 if index is not None:
-                    interp.assign_key(name, index, value, append=append, local=local)
+                    interp.assign_key(name, index, value, append=append, local=here)
                 elif (var.attrs & (ARRAY | ASSOC) or isinstance(var.value, dict)) and \
                         value.startswith("(") and value.endswith(")"):
                     # `declare -a x='(a b)'`: the quoted compound form bash still honours
                     await interp.eval_string(f"{name}={value}")
                 else:
-                    interp.assign(name, value, append=append, local=local)
+                    interp.assign(name, value, append=append, local=here)
             if set_bits & READONLY:
                 var.attrs |= READONLY
         except ShellError as e:
@@ -411,10 +424,27 @@ def _valid(name: str) -> bool:
         c.isalnum() or c == "_" for c in name)
 
 
+def _temp_binding(interp, name: str) -> Var | None:
+    """``name``'s prefix binding in the innermost scope (``v=1 eval ...``), if any."""
+    frames = interp.vars.frames
+    return frames[-1].locals.get(name) if frames and frames[-1].temp else None
+
+
 def _get_or_create(interp, name: str, local: bool, set_bits: int) -> Var:
     if local:
+        frames = interp.vars.frames
+        top = frames[-1] if frames else None
+        if top is not None and top.temp and name in top.locals:
+            # `v=1 eval 'local v'`: the innermost scope's prefix binding becomes the local
+            # (as bash's make_local_variable: value and attributes kept; gone with the scope)
+            v = top.locals[name]
+            v.attrs |= LOCALIZED
+            return v
         frame = interp.vars.call_frame()
         v = frame.locals.get(name)
+        if v is not None and v.attrs & TEMPVAR:
+            v.attrs |= LOCALIZED  # `v=1 f` where f says `local v`: the same (export still
+            # sends it on outward, as bash's att_tempvar does)
         if v is None:
             outer = interp.vars.lookup(name)
             if outer is not None and outer.attrs & READONLY:
@@ -479,6 +509,8 @@ async def _declare_assign(interp, a, prepared, set_bits, clear_bits, local) -> N
         await _trace_assignment(interp, a.name, prepared[1])
     name = _through_ref(interp, a.name, local, set_bits, clear_bits)
     var = _get_or_create(interp, name, local, set_bits)
+    if local and var is _temp_binding(interp, name):
+        local = False  # (the innermost scope's prefix binding, which `local` took)
     if var.attrs & READONLY:
         raise ReadonlyError(a.name)
     _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
@@ -593,7 +625,7 @@ async def _unset_var(interp, name: str, v: Var) -> bool:
         interp.lost_specials.add(name)
     scope = interp.vars.scope_of(name)
     frame = interp.vars.call_frame()
-    if not v.attrs & TEMPVAR and scope is not interp.vars.globals and (
+    if v.attrs & (TEMPVAR | LOCALIZED) != TEMPVAR and scope is not interp.vars.globals and (
             (frame is not None and scope is frame.locals) or "localvar_unset" in interp.shopts):
         # a local of this function (or, with localvar_unset, of a caller): it stays,
         # unset, and still hides the variable beneath it

@@ -36,6 +36,7 @@ from pysh.interpreter.state import (
     DEFAULT_SHOPT,
     EXPORT,
     INTEGER,
+    LOCALIZED,
     NAMEREF,
     PROPAGATE,
     READONLY,
@@ -147,6 +148,7 @@ class _Redirected:
 class Interp(Expander):
     """One shell (or subshell)."""
 
+    debug_done = False  # the DEBUG trap of this subshell's first simple command already ran
     stage_cmd = None  # a pipeline element's command, in the subshell running it
 
     def __init__(self, session: Session, *, fds: dict | None = None, argv0: str = "pysh",
@@ -582,6 +584,8 @@ class Interp(Expander):
             node = self.current_command
             if node is None:
                 return ""
+            if type(node) is str:  # a compound command's head (for, case, arith for)
+                return node
             from pysh.interpreter.syntax.bashprint import command_text
 
             return command_text(node)
@@ -1197,7 +1201,10 @@ class Interp(Expander):
         if not self.in_trap:  # (a trap's own commands leave $BASH_COMMAND be)
             self.current_command = node
             if "DEBUG" in self.traps:
-                await self.run_trap("DEBUG")
+                if self.debug_done:  # (a pipeline's part: the parent ran it before the fork)
+                    self.debug_done = False
+                else:
+                    await self.run_trap("DEBUG")
         self.cmdsub_status = None
         words = node.words
         procsubs = self.procsub_fds
@@ -1583,7 +1590,7 @@ class Interp(Expander):
                     self._propagate(name, v)
 
     def _propagate(self, name: str, v: Var) -> None:
-        attrs = v.attrs & ~(TEMPVAR | PROPAGATE)
+        attrs = v.attrs & ~(TEMPVAR | PROPAGATE | LOCALIZED)
         value = v.value
         if value is None or isinstance(value, dict):
             return
@@ -1628,7 +1635,8 @@ class Interp(Expander):
         end_line = fn.line  # what LINENO is in the RETURN trap: return's line, else this
         try:
             if "DEBUG" in self.traps and not self.in_trap:
-                await self.run_trap("DEBUG")  # (bash traps the start of a traced function)
+                # (bash traps the start of a traced function, on the line it was defined)
+                await self.debug_trap(fn.line, self.current_command)
             status = await self.exec_compound(fn.body)
         except ReturnFromFunction as r:
             status = r.status
@@ -1981,6 +1989,14 @@ class Interp(Expander):
                 self.in_trap = saved
         return status
 
+    async def debug_trap(self, line: int, command) -> None:
+        """The DEBUG trap before a command that is not a simple one: a ``for`` or ``select``
+        head (each time round), a ``case``, each part of an arithmetic ``for``, ``((``, ``[[``.
+        ``command`` is $BASH_COMMAND: the node, or the head's text."""
+        self.lineno = line
+        self.current_command = command
+        await self.run_trap("DEBUG")
+
     async def run_trap(self, name: str, *, signal: bool = False) -> None:
         """``signal``: a signal's trap (its lines numbered from 1, as bash's)."""
         handler = self.traps.get(name)
@@ -2111,10 +2127,17 @@ class Interp(Expander):
         pipes = [Pipe(read_cap=read_cap) for _ in range(n - 1)]
         statuses = [0] * n
         lastpipe = "lastpipe" in self.shopts and not self.interactive
+        # bash runs the DEBUG trap of a simple part in the parent, before that part forks
+        debug = bool(self.traps) and "DEBUG" in self.traps and not self.in_trap
         stages = []
         for i, cmd in enumerate(cmds):
             in_last = lastpipe and i == n - 1
-            child = self if in_last else self.fork()
+            if debug and not in_last and type(cmd) is A.Simple:
+                await self.debug_trap(cmd.line, cmd)
+                child = self.fork()
+                child.debug_done = True
+            else:
+                child = self if in_last else self.fork()
             if in_last:
                 saved = {k: self.fds.get(k) for k in (0, 1, 2)}
             stage_fds = {}
@@ -2158,6 +2181,8 @@ class Interp(Expander):
             for i, (child, cmd, in_last, saved, stage_fds) in enumerate(stages):
                 tg.start_soon(run_stage, i, child, cmd, in_last, saved, stage_fds)
         self.set_pipestatus(statuses)
+        if not lastpipe:  # (the ERR trap's LINENO: the last part's line)
+            self.lineno = getattr(cmds[-1], "line", 0) or self.lineno
         if control:
             raise control[0]
         if "pipefail" in self.opts:
@@ -2381,6 +2406,8 @@ class Interp(Expander):
                 budget.count_iteration()
                 if _now() >= budget.yield_at:
                     await budget.pause()
+                if self.traps and "DEBUG" in self.traps and not self.in_trap:
+                    await self.debug_trap(node.line, _loop_head("for", node))
                 if "xtrace" in self.opts:  # bash: the loop's head, unexpanded, each time round
                     if head is None:
                         head = _loop_head("for", node)
@@ -2403,6 +2430,8 @@ class Interp(Expander):
         return await self.with_redirs(node.redirs, self._select, node)
 
     async def _select(self, node: A.Select) -> int:
+        if self.traps and "DEBUG" in self.traps and not self.in_trap:
+            await self.debug_trap(node.line, _loop_head("select", node))
         if "xtrace" in self.opts:
             await self.err(await self.ps4() + _loop_head("select", node) + "\n")
         items = list(self.positional_list()) if node.words is None else await self.expand_words(node.words)
@@ -2448,6 +2477,9 @@ class Interp(Expander):
     async def _arith_for(self, node: A.ArithFor) -> int:
         self.lineno = node.line
         trace = _arith_for_trace if "xtrace" in self.opts else None
+        debug = self.traps and "DEBUG" in self.traps and not self.in_trap
+        if debug:  # (bash traps each part, an empty one too)
+            await self.debug_trap(node.line, _arith_for_part(node.init))
         if node.init is not None:
             await self.eval_arith_expr(node.init, trace)
         status = 0
@@ -2458,12 +2490,16 @@ class Interp(Expander):
                 budget.count_iteration()
                 if _now() >= budget.yield_at:
                     await budget.pause()
+                if debug:
+                    await self.debug_trap(node.line, _arith_for_part(node.cond))
                 self.lineno = node.line
                 if node.cond is not None and await self.eval_arith_expr(node.cond, trace) == 0:
                     break
                 status, ctl = await self._loop_body(node.body)
                 if ctl == "break":
                     break
+                if debug:
+                    await self.debug_trap(node.line, _arith_for_part(node.step))
                 if node.step is not None:
                     await self.eval_arith_expr(node.step, trace)
         finally:
@@ -2475,6 +2511,10 @@ class Interp(Expander):
 
     async def _case(self, node: A.Case) -> int:
         self.lineno = node.line
+        if self.traps and "DEBUG" in self.traps and not self.in_trap:
+            from pysh.interpreter.syntax.bashprint import word_text
+
+            await self.debug_trap(node.line, f"case {word_text(node.word)} in ")
         if "xtrace" in self.opts:
             from pysh.interpreter.syntax.bashprint import word_text
 
@@ -2532,6 +2572,8 @@ class Interp(Expander):
 
     async def exec_arith_cmd(self, node: A.ArithCmd) -> int:
         self.lineno = node.line
+        if self.traps and "DEBUG" in self.traps and not self.in_trap:
+            await self.debug_trap(node.line, node)
         return await self.with_redirs(node.redirs, self._arith_cmd, node)
 
     async def _arith_cmd(self, node: A.ArithCmd) -> int:
@@ -2553,6 +2595,8 @@ class Interp(Expander):
 
     async def exec_cond_cmd(self, node: A.CondCmd) -> int:
         self.lineno = node.line
+        if self.traps and "DEBUG" in self.traps and not self.in_trap:
+            await self.debug_trap(node.line, node)
         return await self.with_redirs(node.redirs, self._cond_cmd, node)
 
     async def _cond_cmd(self, node: A.CondCmd) -> int:
@@ -2881,6 +2925,19 @@ def _arith_trace(text: str) -> str:
 
 def _arith_for_trace(text: str) -> str:
     return f"(( {text.lstrip()} ))"
+
+
+def _arith_for_part(expr) -> str:
+    """$BASH_COMMAND in the DEBUG trap before a part of ``for ((init; cond; step))``."""
+    if expr is None:
+        return "((1))"  # (bash's value of an empty part)
+    if expr.node is None:
+        from pysh.interpreter.syntax.bashprint import word_text
+
+        text = word_text(expr.word)
+    else:
+        text = expr.text
+    return f"(({text.strip()} ))"
 
 
 def _loop_head(kw: str, node) -> str:
