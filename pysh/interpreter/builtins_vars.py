@@ -248,7 +248,13 @@ async def b_declare(interp, argv):
                     status = 1
                     continue
             if entry is not None:
-                await _declare_assign(interp, entry[0], entry[1], set_bits, clear_bits, local)
+                a = entry[0]
+                if a.index is not None and cmd in ("export", "readonly"):
+                    # bash: an element is no name these two take (declare -x a[1]=v is)
+                    await interp.diag(f"{cmd}: `{a.name}[{a.index.text}]': not a valid identifier")
+                    status = 1
+                    continue
+                await _declare_assign(interp, a, entry[1], set_bits, clear_bits, local)
                 continue
             name, eq, value = word.partition("=")
             append = name.endswith("+")
@@ -257,8 +263,9 @@ async def b_declare(interp, argv):
             index = None
             if "[" in name and name.endswith("]"):
                 name, _, index = name[:-1].partition("[")
-            if not _valid(name):
-                await interp.diag(f"{cmd}: `{word}': not a valid identifier")
+            if not _valid(name) or index is not None and cmd in ("export", "readonly"):
+                shown = word if index is None else f"{name}[{index}]"
+                await interp.diag(f"{cmd}: `{shown}': not a valid identifier")
                 status = 1
                 continue
             shown = name

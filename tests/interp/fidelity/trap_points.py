@@ -131,3 +131,34 @@ f
 echo "after=$?"
 """),
 ]
+CASES += [
+    case("child-shell-signals-parent", r"""trap 'echo "usr1 st=$?"; ( exit 42 )' USR1
+echo before=$?
+sh -c "kill -USR1 $$"; echo "after=$?"
+bash -c 'echo "ppid ok $(( PPID == '$$' ))"; [ $$ != '$$' ] && echo "own pid"'
+echo "x=$(sh -c "kill -USR1 $$"; echo cs)"
+trap - USR1
+bash -c 'trap "echo child-usr1" USR1; sh -c "kill -USR1 \$PPID"; echo "in child"; trap "echo child-term; exit 3" TERM; sh -c "kill -TERM \$PPID"; echo "not reached"'
+echo "child st=$?"
+"""),
+    case("signal-trap-runs-debug-and-err", r"""trap 'false; echo "$LINENO usr1"' USR1
+trap 'false; echo "$LINENO dbg"' DEBUG
+sh -c "kill -USR1 $$"
+echo after=$?
+trap - DEBUG
+trap 'false; echo "$LINENO err"' ERR
+sh -c "kill -USR1 $$"
+echo after=$?
+kill -USR1 $$
+echo after2=$?
+trap 'echo "  dbg $BASH_COMMAND"' DEBUG
+false
+"""),
+    case("ignored-by-default-signals", r"""trap 'echo urg' URG
+kill -URG $$
+{ echo begin; sleep 0.2; echo end; } > out.txt &
+kill -URG $!; kill -WINCH $!; kill -CHLD $!; kill -0 $!; echo "alive $?"
+wait; echo "wait $?"; cat out.txt
+sleep 5 & kill -TERM $!; wait $!; echo "term $?"
+"""),
+]
