@@ -1306,6 +1306,17 @@ async def b_wait(interp, argv):
                 return 2
     jobs = _jobs(interp)
     budget = interp.budget
+    if any_mode and args:  # -n ID...: the first of those to end (each a job, or no such job)
+        picked = {}
+        for spec in args:
+            j = _job_by_spec(interp, spec)
+            if j is None:
+                await interp.diag(f"wait: {spec}: no such job")
+            else:
+                picked[j.pid] = j
+        if not picked:
+            return 127
+        jobs, args = picked, []
     if not args:
         if any_mode:
             for j in jobs.values():
@@ -1364,9 +1375,23 @@ async def b_wait(interp, argv):
         await _wait_job(interp, j)
         status = j.status
         interp.session.jobs.pop(j.pid, None)
+        await _report_signal(interp, j)
         if pvar:
             interp.assign(pvar, str(j.pid))
     return status
+
+
+async def _report_signal(interp, job) -> None:
+    """bash's line for a waited job a signal ended (not INT, PIPE or TERM): where, its pid,
+    the signal's description, the command."""
+    if job.signal and job.signal not in (2, 13, 15):
+        import signal
+
+        try:
+            desc = signal.strsignal(job.signal) or f"Signal {job.signal}"
+        except ValueError:
+            desc = f"Signal {job.signal}"
+        await interp.diag(f"{job.pid:5d} {desc:<24}{job.command}")
 
 
 async def _wait_job(interp, job) -> None:
@@ -1510,6 +1535,7 @@ async def b_kill(interp, argv):
         if sig not in _IGNORED_BY_DEFAULT and not j.done and j.cancel_scope is not None:
             j.cancel_scope.cancel()
             j.status = 128 + sig
+            j.signal = sig
     return status
 
 

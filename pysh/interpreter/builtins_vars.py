@@ -456,8 +456,12 @@ def _get_or_create(interp, name: str, local: bool, set_bits: int) -> Var:
             outer = interp.vars.lookup(name)
             if outer is not None and outer.attrs & READONLY:
                 raise ReadonlyError(name)
-            # a new local starts unset, and inherits nothing (bash's default)
-            v = Var(None, 0)
+            if outer is not None and outer.attrs & TEMPVAR and isinstance(outer.value, str):
+                # ... but a prefix binding's value it does (`v=1 g` where g calls f, and f
+                # says `local v`), and its export
+                v = Var(outer.value, outer.attrs & EXPORT)
+            else:  # a new local starts unset, and inherits nothing but the export attribute
+                v = Var(None, outer.attrs & EXPORT if outer is not None else 0)
             frame.locals[name] = v
         return v
     v = interp.vars.lookup(name) if not local else None
@@ -624,6 +628,18 @@ _LOSE_SPECIAL = {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECO
                  "BASH_ARGV0", "HISTCMD", "COMP_WORDBREAKS", "BASH_ALIASES", "BASH_CMDS"}
 
 
+def _own_scope(interp, scope: dict) -> bool:
+    """Is ``scope`` this function's own: its frame, or a prefix-binding frame made inside it
+    (``v=1 eval 'local v; unset v'``)?"""
+    frames = interp.vars.frames
+    for f in reversed(frames):
+        if f.locals is scope:
+            return True
+        if not f.temp:
+            return False
+    return False
+
+
 async def _unset_var(interp, name: str, v: Var) -> bool:
     if v.attrs & READONLY:
         await interp.diag(f"unset: {name}: cannot unset: readonly variable")
@@ -631,9 +647,8 @@ async def _unset_var(interp, name: str, v: Var) -> bool:
     if name in _LOSE_SPECIAL:
         interp.lost_specials.add(name)
     scope = interp.vars.scope_of(name)
-    frame = interp.vars.call_frame()
     if v.attrs & (TEMPVAR | LOCALIZED) != TEMPVAR and scope is not interp.vars.globals and (
-            (frame is not None and scope is frame.locals) or "localvar_unset" in interp.shopts):
+            _own_scope(interp, scope) or "localvar_unset" in interp.shopts):
         # a local of this function (or, with localvar_unset, of a caller): it stays,
         # unset, and still hides the variable beneath it
         v.value = None

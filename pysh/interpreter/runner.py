@@ -87,7 +87,7 @@ STATUS_SIGPIPE = 141
 
 class Job:
     __slots__ = ("pid", "number", "command", "status", "done", "event", "cancel_scope", "started",
-                 "notified", "disowned")
+                 "notified", "disowned", "signal")
 
     def __init__(self, pid: int, number: int, command: str):
         self.pid = pid
@@ -102,6 +102,7 @@ class Job:
         self.started = time.time()
         self.notified = False
         self.disowned = False  # (disown: no longer a job of the shell's, still a process)
+        self.signal = 0  # the signal that ended it (kill), for wait's report
 
 
 class Session:
@@ -599,7 +600,10 @@ class Interp(Expander):
 
             return command_text(node)
         if name == "HISTCMD":
-            return str(len(self.history) + 1) if self.interactive else "0"
+            if not self.interactive:
+                return "0"
+            # (the command running is in the history already, when it is kept)
+            return str(len(self.history) + (0 if "history" in self.opts else 1))
         if name == "BASH_ARGV0":
             return self.argv0
         if name == "DIRSTACK":
@@ -1027,6 +1031,10 @@ class Interp(Expander):
         # bash: in m=(...) an associative array's [k]+=v appends to the value m had before
         # (the new table is built beside the old one); an indexed array's, to the new one
         before = v.value if is_assoc and isinstance(v.value, dict) else {}
+        if not is_assoc and not append:
+            # bash assigns the elements one by one: a key's arithmetic sees the new array
+            # so far (a=([0]=5 [a[0]]=x) sets [5])
+            v.value = arr
         for key, value, el_append in items:
             if is_assoc:
                 if key is None:
@@ -2008,6 +2016,8 @@ class Interp(Expander):
                 await self._parse_warnings(reader, warn_where)
                 if "verbose" in self.opts:
                     await self._echo_input(reader)
+                if self.interactive and "history" in self.opts:
+                    self._record_history(reader.last_text)
                 if "noexec" in self.opts:
                     continue
                 try:
@@ -2141,6 +2151,26 @@ class Interp(Expander):
         for w_line, w_msg in reader.take_warnings():
             prefix = self.argv0 if where is None else f"{where}: line {w_line}"
             await self.err(f"{prefix}: {w_msg}\n")
+
+    def _record_history(self, text: str) -> None:
+        """An interactive shell's history: each command as read, before it runs; the lines
+        of a multi-line one joined as bash's cmdhist does (`; `, or a blank after a word
+        that a `;` may not follow)."""
+        lines = text.split("\n")
+        while lines and not lines[-1].strip():
+            lines.pop()
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        if not lines:
+            return
+        entry = lines[0]
+        for line in lines[1:]:
+            prev = entry.rstrip()
+            word = prev.rsplit(None, 1)[-1] if prev else ""
+            glue = " " if (word in _NO_SEMI_AFTER or prev.endswith(("|", "&&", "||", ";", "(",
+                                                                      "{"))) else "; "
+            entry = prev + glue + line
+        self.history.append(entry)
 
     async def _echo_input(self, reader) -> None:
         """set -v: the input lines a command was read from, as they are read."""
@@ -2958,6 +2988,8 @@ def _inherited(opts) -> tuple:
         ("DEBUG", "RETURN") if "functrace" in opts else ())
 
 
+# the words after which bash's cmdhist joins the next line with a blank, not `; `
+_NO_SEMI_AFTER = frozenset(("do", "then", "else", "elif", "in", "{", "(", "!", "time"))
 _SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND", "GLOBIGNORE"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}
@@ -3030,9 +3062,9 @@ def _loop_head(kw: str, node) -> str:
 
 def _command_text(node) -> str:
     try:
-        from pysh.interpreter.syntax.printer import format_program
+        from pysh.interpreter.syntax.bashprint import command_text
 
-        return format_program(A.Program([node])).strip()
+        return command_text(node)  # (as bash shows a job: `( sleep 1; echo x )`)
     except Exception:  # noqa: BLE001 - a label for `jobs`, never worth failing over
         return "job"
 

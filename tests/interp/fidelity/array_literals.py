@@ -28,3 +28,10 @@ set -o nounset; j=([0]=s{1..3}); echo "${#j[@]} ${j[2]}"
 set +o braceexpand; k=([1]={a,b}); declare -p k
 """),
 ]
+CASES += [
+    case("keys-see-earlier-elements", r"""a=([0]=1+2+3 [a[0]]=10 [a[6]]=hello); declare -p a
+b=(5 [b[0]]=x [b[5]+1]=y); declare -p b
+c=(old); c=([${#c[@]}]=n [c[1]]=m); declare -p c
+i=0; d=([i++]=a [i++]=b [i]=c); declare -p d; echo "$i"
+"""),
+]

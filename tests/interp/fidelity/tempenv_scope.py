@@ -58,3 +58,26 @@ g() { local v; export v=x; }
 v=t2 g; echo "[${v-unset}]"
 """),
 ]
+CASES += [
+    case("local-inherits-caller-prefix", r"""f1() { local v; declare -p v; echo "[${v-unset}]"; }
+f2() { f1; }
+v=t f2
+f3() { v=t2 eval "f1"; }; f3
+g() { local w; declare -p w; }; h() { local w=own; w=tw g; }; h
+k() { local m; declare -p m; }; m=x k
+v=global; (export v=xg; f2)
+"""),
+    case("unset-in-eval-scope", r"""unlocal() { unset -v "$1"; }
+f() {
+  local v=l1
+  v=t2 eval '
+    local v=l2
+    (unset v; echo "unset [${v-unset}]")
+    (unlocal v; echo "unlocal [${v-unset}]")
+    unset v; echo "here [${v-unset}]"
+  '
+  echo "after [${v-unset}]"
+}
+v=global; v=t1 f
+"""),
+]
