@@ -113,6 +113,8 @@ TEXT: dict[str, str] = {
     "shuf": "pysh.builtins.shuf:main",
     "strings": "pysh.builtins.strings:main",
     "md5sum": "pysh.builtins.sums:main",
+    "cksum": "pysh.builtins.cksum:cksum_main",
+    "sum": "pysh.builtins.cksum:sum_main",
     "sha1sum": "pysh.builtins.sums:main",
     "sha224sum": "pysh.builtins.sums:main",
     "sha256sum": "pysh.builtins.sums:main",

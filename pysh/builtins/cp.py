@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import stat as _stat
 
+from pysh.builtins._backup import Backups
 from pysh.builtins._fileutil import (
     Output,
     Usage,
@@ -84,6 +85,7 @@ class Cp:
         self.remove_dest = False
         self.attributes_only = False
         self.one_fs = False
+        self.backups = Backups()
         self.status = 0
         self.out = Output(shell.stdout)
 
@@ -130,6 +132,8 @@ async def main(shell, argv: list[str]) -> int:
         if await help_or_version(shell, PROG, opts, HELP):
             return 0
         for k, v in opts:
+            if cp.backups.option(k, v):
+                continue
             if k == "a":
                 cp.recursive, cp.deref = True, "P"
                 cp.preserve_mode = cp.preserve_times = True
@@ -184,6 +188,9 @@ async def main(shell, argv: list[str]) -> int:
                 cp.attributes_only = True
         if target_dir is not None and no_target:
             raise Usage("cannot combine --target-directory (-t) and --no-target-directory (-T)")
+        if cp.backups.wanted and cp.no_clobber:
+            raise Usage("options --backup and --no-clobber are mutually exclusive")
+        cp.backups.settle(shell.env)
         if not operands:
             raise Usage("missing file operand")
         if target_dir is None and len(operands) == 1:
@@ -293,6 +300,14 @@ async def copy_file(cp: Cp, src: str, dst: str, sst, *, in_tree: bool = False) -
             return True
         if cp.interactive and not await ask(cp.shell, f"{PROG}: overwrite {q(dst)}? "):
             return True
+    backup = None
+    if dlst is not None and cp.backups.kind != "none":
+        try:
+            backup = cp.backups.make(fs, dst)
+        except FileSystemError as e:
+            await cp.err(f"cannot backup {q(dst)}: {strerror(e)}")
+            return False
+        dlst = dst_st = None
     if cp.mode == "link":
         try:
             if dlst is not None:
@@ -301,7 +316,7 @@ async def copy_file(cp: Cp, src: str, dst: str, sst, *, in_tree: bool = False) -
         except FileSystemError as e:
             await cp.err(f"cannot create hard link {q(dst)} to {q(src)}: {strerror(e)}")
             return False
-        await _verbose(cp, src, dst)
+        await _verbose(cp, src, dst, backup)
         return True
     if cp.mode == "symlink":
         if not src.startswith("/") and "/" in dst.rstrip("/"):
@@ -314,7 +329,7 @@ async def copy_file(cp: Cp, src: str, dst: str, sst, *, in_tree: bool = False) -
         except FileSystemError as e:
             await cp.err(f"cannot create symbolic link {q(dst)} to {q(src)}: {strerror(e)}")
             return False
-        await _verbose(cp, src, dst)
+        await _verbose(cp, src, dst, backup)
         return True
     if _stat.S_ISLNK(sst.st_mode):
         try:
@@ -334,7 +349,7 @@ async def copy_file(cp: Cp, src: str, dst: str, sst, *, in_tree: bool = False) -
                 fs.utime(dst, ns=(sst.st_atime_ns, sst.st_mtime_ns), follow_symlinks=False)
             except FileSystemError:
                 pass
-        await _verbose(cp, src, dst)
+        await _verbose(cp, src, dst, backup)
         return True
     piped = _stat.S_ISFIFO(sst.st_mode) and cp.shell.stream_data(src) is not None
     if not _stat.S_ISREG(sst.st_mode) and not piped:  # a pipe named as a file (<(cmd)) copies
@@ -397,13 +412,14 @@ async def copy_file(cp: Cp, src: str, dst: str, sst, *, in_tree: bool = False) -
             fs.utime(dst, ns=(sst.st_atime_ns, sst.st_mtime_ns))
     except FileSystemError as e:
         await cp.err(f"preserving permissions for {q(dst)}: {strerror(e)}")
-    await _verbose(cp, src, dst)
+    await _verbose(cp, src, dst, backup)
     return True
 
 
-async def _verbose(cp: Cp, src: str, dst: str) -> None:
+async def _verbose(cp: Cp, src: str, dst: str, backup: str | None = None) -> None:
     if cp.verbose:
-        await cp.out.text(f"{q(src)} -> {q(dst)}\n")
+        tail = f" (backup: {q(backup)})" if backup else ""
+        await cp.out.text(f"{q(src)} -> {q(dst)}{tail}\n")
 
 
 def _inode_order(entries: list) -> list:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import stat as _stat
 
+from pysh.builtins._backup import Backups
 from pysh.builtins._fileutil import (
     GID,
     UID,
@@ -101,11 +102,6 @@ In the sandbox every file belongs to 'user': -o/-g naming that user or its
 group are accepted and change nothing; other owners are refused.
 """
 
-_BACKUPS = [("none", "none"), ("off", "none"), ("simple", "simple"), ("never", "simple"),
-            ("existing", "existing"), ("nil", "existing"), ("numbered", "numbered"),
-            ("t", "numbered")]
-
-
 class Install:
     def __init__(self, shell):
         self.shell = shell
@@ -116,8 +112,7 @@ class Install:
         self.dir_mode = DEFAULT_MODE
         self.compare = False
         self.preserve_times = False
-        self.backup = "none"
-        self.suffix = "~"
+        self.backups = Backups()
         self.chown_fails = False  # -o/-g named someone else: EPERM after the copy
         self.status = 0
 
@@ -192,27 +187,6 @@ class Install:
         return True
 
     # -- files -----------------------------------------------------------------
-    def _backup_name(self, dst: str) -> str | None:
-        kind = self.backup
-        if kind == "none":
-            return None
-        base = dst.rsplit("/", 1)[-1]
-        parent = dst[:len(dst) - len(base)] or "."
-        highest = 0
-        if kind in ("numbered", "existing"):
-            try:
-                names = self.fs.listdir(parent)
-            except FileSystemError:
-                names = []
-            for n in names:
-                if n.startswith(base + ".~") and n.endswith("~"):
-                    mid = n[len(base) + 2:-1]
-                    if mid.isdigit():
-                        highest = max(highest, int(mid))
-            if kind == "numbered" or highest:
-                return f"{dst}.~{highest + 1}~"
-        return dst + self.suffix
-
     def _need_copy(self, src: str, dst: str) -> bool:
         fs = self.fs
         if self.mode & ~0o777:
@@ -276,7 +250,7 @@ class Install:
             if _stat.S_ISDIR(dst_st.st_mode):
                 await self.err(f"cannot overwrite directory {q(dst)} with non-directory")
                 return False
-        backup = self._backup_name(dst) if dlst is not None else None
+        backup = self.backups.name(fs, dst) if dlst is not None else None
         try:
             if backup is not None:
                 fs.rename(dst, backup)
@@ -343,8 +317,6 @@ async def main(shell, argv: list[str]) -> int:
     strip_program = False
     target = None
     mode_spec = owner = group = None
-    backup_control = None
-    make_backups = False
     try:
         opts, files = parse(argv[1:], "bcCsDdg:m:o:pt:TvS:Z", {
             "backup?": "backup", "compare": "C", "directory": "d", "group=": "g",
@@ -355,12 +327,8 @@ async def main(shell, argv: list[str]) -> int:
         if await help_or_version(shell, PROG, opts, HELP):
             return 0
         for k, v in opts:
-            if k == "b":
-                make_backups = True
-            elif k == "backup":
-                make_backups = True
-                if v is not None:
-                    backup_control = v
+            if ins.backups.option(k, v):
+                pass
             elif k == "C":
                 ins.compare = True
             elif k == "s":
@@ -381,9 +349,6 @@ async def main(shell, argv: list[str]) -> int:
                 owner = v
             elif k == "p":
                 ins.preserve_times = True
-            elif k == "S":
-                make_backups = True
-                ins.suffix = v or "~"
             elif k == "t":
                 if target is not None:
                     raise Usage("multiple target directories specified", hint=False)
@@ -395,20 +360,7 @@ async def main(shell, argv: list[str]) -> int:
                         hint=False)
         if dir_arg and target is not None:
             raise Usage("target directory not allowed when installing a directory", hint=False)
-        if make_backups:
-            control = backup_control or shell.env.get("VERSION_CONTROL") or "existing"
-            got = dict(_BACKUPS).get(control)
-            if got is None:
-                matches = {val for name, val in _BACKUPS if name.startswith(control)}
-                if len(matches) != 1:
-                    kind = "ambiguous" if matches else "invalid"
-                    raise Usage(f"{kind} argument {lq(control)} for {lq('backup type')}\n"
-                                "Valid arguments are:\n  - ‘none’, ‘off’\n  - ‘simple’, "
-                                "‘never’\n  - ‘existing’, ‘nil’\n  - ‘numbered’, ‘t’")
-                got = matches.pop()
-            ins.backup = got
-            if not ins.suffix or ins.suffix == "~":
-                ins.suffix = shell.env.get("SIMPLE_BACKUP_SUFFIX") or ins.suffix
+        ins.backups.settle(shell.env)
         need = 0 if (dir_arg or target is not None) else 1
         if len(files) <= need:
             if not files:

@@ -11,6 +11,7 @@ import errno
 import os
 import stat as _stat
 
+from pysh.builtins._backup import Backups
 from pysh.builtins._fileutil import (
     Output,
     Usage,
@@ -90,6 +91,7 @@ async def main(shell, argv: list[str]) -> int:
     force = interactive = no_deref = relative = symbolic = verbose = no_target = False
     logical = False
     target_dir = None
+    backups = Backups()
     try:
         opts, operands = parse(argv[1:], "bdfFiLnPrsS:t:Tv", {
             "backup?": "b", "directory": "d", "force": "f", "interactive": "i",
@@ -99,6 +101,8 @@ async def main(shell, argv: list[str]) -> int:
         if await help_or_version(shell, PROG, opts, HELP):
             return 0
         for k, v in opts:
+            if backups.option(k, v):
+                continue
             if k == "f":
                 force, interactive = True, False
             elif k == "i":
@@ -121,6 +125,7 @@ async def main(shell, argv: list[str]) -> int:
                 verbose = True
         if relative and not symbolic:
             raise Usage("cannot do --relative without --symbolic", hint=False)
+        backups.settle(shell.env)
         if target_dir is not None and no_target:
             raise Usage("cannot combine --target-directory and --no-target-directory")
         if not operands:
@@ -197,7 +202,7 @@ async def main(shell, argv: list[str]) -> int:
             if interactive:
                 if not await ask(shell, f"{PROG}: replace {q(link)}? "):
                     continue
-            elif not force:
+            elif not force and backups.kind == "none":
                 await shell.error(PROG, f"failed to create {kind} {q(link)}: File exists")
                 status = 1
                 continue
@@ -208,6 +213,15 @@ async def main(shell, argv: list[str]) -> int:
         stored = target
         if symbolic and relative:
             stored = _relative(_canon(shell, target), _canon(shell, _parent(link)))
+        backup = None
+        if lst is not None and backups.kind != "none":
+            try:
+                backup = backups.make(fs, link)
+            except FileSystemError as e:
+                await shell.error(PROG, f"cannot backup {q(link)}: {strerror(e)}")
+                status = 1
+                continue
+            lst = None
         # Like GNU ln, a replacement is made under a temporary name and renamed over
         # the old link: if it cannot be made (a link out of the sandbox), the old stays.
         made = _temp_name(link) if lst is not None else link
@@ -225,6 +239,11 @@ async def main(shell, argv: list[str]) -> int:
                     fs.unlink(made)
                     raise
         except FileSystemError as e:
+            if backup is not None:  # as GNU ln: the old one comes back
+                try:
+                    fs.rename(backup, link)
+                except FileSystemError:
+                    pass
             if not symbolic and e.errno == errno.EXDEV:
                 await shell.error(PROG, f"failed to create hard link {q(link)} => {q(target)}: "
                                         f"{strerror(e)}")
@@ -234,7 +253,8 @@ async def main(shell, argv: list[str]) -> int:
             continue
         if verbose:
             arrow = "->" if symbolic else "=>"
-            await out.text(f"{q(link)} {arrow} {q(stored)}\n")
+            saved = f"{q(backup)} ~ " if backup else ""
+            await out.text(f"{saved}{q(link)} {arrow} {q(stored)}\n")
     await out.flush()
     return status
 

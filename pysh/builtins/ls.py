@@ -99,7 +99,7 @@ Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
       --help        display this help and exit
 """
 
-SHORT = "aAbcCdfFgGhHiklLmnNopqQrRsStT:uUvw:xX1Z"
+SHORT = "aAbBcCdfFgGhHiI:klLmnNopqQrRsStT:uUvw:xX1Z"
 LONG = {
     "all": "a", "almost-all": "A", "escape": "b", "directory": "d", "classify?": "F",
     "file-type": "file-type", "full-time": "full-time", "no-group": "G",
@@ -126,6 +126,10 @@ class Opts:
         self.group = True
         self.numeric = False
         self.human = 0  # 0, 1024, 1000
+        self.block = 1024  # --block-size: the unit of -s and "total"
+        self.size_unit = 1  # ... and of -l's size column
+        self.unit_suffix = ""  # "K", "kB", "KiB" when --block-size named only a unit
+        self.ignore_backups = False
         self.inode = False
         self.size = False
         self.sort = "name"
@@ -190,7 +194,9 @@ def parse_opts(shell, args: list[str]):
             o.deref, explicit_deref = "dir", True
         elif k == "i":
             o.inode = True
-        elif k in ("k", "author", "Z", "B"):
+        elif k == "B":
+            o.ignore_backups = True
+        elif k in ("k", "author", "Z"):  # -k: 1024-byte blocks, already the default
             pass
         elif k == "l":
             o.fmt, o.long = "l", True
@@ -270,12 +276,12 @@ def parse_opts(shell, args: list[str]):
                  "single-column": "1"}
             o.fmt = m[argmatch("format", v)]
             o.long = o.fmt == "l"
-        elif k == "ignore":
+        elif k in ("ignore", "I"):
             o.ignore.append(_glob(v))
         elif k == "hide":
             o.hide.append(_glob(v))
         elif k == "block-size":
-            pass
+            _block_size(o, v)
         elif k == "zero":
             o.zero = True
     if not explicit_deref and (o.long or o.directory or o.indicator in ("classify",
@@ -455,6 +461,8 @@ def read_dir(shell, o: Opts, path: str):
 def _visible(o: Opts, name: str) -> bool:
     if name.startswith(".") and not (o.all or o.almost):
         return False
+    if o.ignore_backups and name.endswith("~"):
+        return False
     for m in o.ignore:
         if m(name):
             return False
@@ -609,10 +617,43 @@ def _mode_of(info: Info) -> int | None:
 def _blocks(o: Opts, st) -> str:
     if st is None:
         return "?"
-    b = (st.st_blocks or 0) * 512
+    return _scaled(o, (st.st_blocks or 0) * 512, o.block)
+
+
+def _scaled(o: Opts, n: int, unit: int) -> str:
+    """``n`` bytes in the unit -h, --si or --block-size chose (rounded up, as GNU ls)."""
     if o.human:
-        return human_size(b, o.human)
-    return str(-(-b // 1024))
+        return human_size(n, o.human)
+    return f"{-(-n // unit)}{o.unit_suffix}"
+
+
+_UNITS = "KMGTPEZY"
+
+
+def _block_size(o: Opts, spec: str) -> None:
+    """--block-size=SIZE: human-readable, si, or [']N[unit] where the unit is K, KiB (1024s)
+    or KB (1000s); a unit with no number also names the unit after every size."""
+    if spec in ("human-readable", "si"):
+        o.human = 1024 if spec == "human-readable" else 1000
+        return
+    m = re.fullmatch(r"'?(\d*)(?:([KMGTPEZYkm])(iB|B)?)?", spec)
+    if m is None or not (m.group(1) or m.group(2)):
+        raise Usage(f"invalid --block-size argument {q(spec)}", 2, hint=False)
+    number, letter, tail = m.group(1), m.group(2), m.group(3) or ""
+    unit = 1
+    if letter:
+        base = 1000 if tail == "B" else 1024
+        unit = base ** (_UNITS.index(letter.upper()) + 1)
+    size = int(number or 1) * unit
+    if size == 0:
+        raise Usage(f"invalid --block-size argument {q(spec)}", 2, hint=False)
+    o.human = 0
+    o.block = o.size_unit = size
+    if letter and not number:
+        shown = "k" if letter.upper() == "K" and tail == "B" else letter.upper()
+        o.unit_suffix = shown + tail
+    else:
+        o.unit_suffix = ""
 
 
 def human_size(n: int, base: int) -> str:
@@ -662,7 +703,7 @@ def long_lines(shell, o: Opts, infos: list[Info], extra: list[Info] = ()) -> lis
         elif _stat.S_ISLNK(st.st_mode) and info.target is not None:
             size = str(len(encode(info.target)))
         else:
-            size = human_size(st.st_size, o.human) if o.human else str(st.st_size)
+            size = _scaled(o, st.st_size, o.size_unit)
         cols = {
             "ino": str(st.st_ino), "blocks": _blocks(o, st), "mode": mode,
             "nlink": str(st.st_nlink),
@@ -846,10 +887,7 @@ def render(shell, o: Opts, infos: list[Info], extra: list[Info] = ()) -> str:
 
 def total_line(o: Opts, infos: list[Info]) -> str:
     blocks = sum(i.st.st_blocks or 0 for i in infos if i.st is not None)
-    b = blocks * 512
-    if o.human:
-        return f"total {human_size(b, o.human)}\n"
-    return f"total {-(-b // 1024)}\n"
+    return f"total {_scaled(o, blocks * 512, o.block)}\n"
 
 
 # -------------------------------------------------------------------- main

@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import stat as _stat
 
+from pysh.builtins._backup import Backups
 from pysh.builtins._fileutil import (
     Output,
     Usage,
@@ -52,6 +53,7 @@ async def main(shell, argv: list[str]) -> int:
     force = interactive = no_clobber = update = verbose = strip = False
     no_target = False
     target_dir = None
+    backups = Backups()
     try:
         opts, operands = parse(argv[1:], "fint:TuvbS:Z", {
             "force": "f", "interactive": "i", "no-clobber": "n", "target-directory=": "t",
@@ -61,6 +63,8 @@ async def main(shell, argv: list[str]) -> int:
         if await help_or_version(shell, PROG, opts, HELP):
             return 0
         for k, v in opts:
+            if backups.option(k, v):
+                continue
             if k == "f":
                 force, interactive, no_clobber = True, False, False
             elif k == "i":
@@ -81,6 +85,9 @@ async def main(shell, argv: list[str]) -> int:
                 strip = True
         if target_dir is not None and no_target:
             raise Usage("cannot combine --target-directory (-t) and --no-target-directory (-T)")
+        if backups.wanted and no_clobber:
+            raise Usage("options --backup and --no-clobber are mutually exclusive")
+        backups.settle(shell.env)
         if not operands:
             raise Usage("missing file operand")
         if target_dir is None and len(operands) == 1:
@@ -149,6 +156,13 @@ async def main(shell, argv: list[str]) -> int:
             if csrc and ctgt and ctgt.startswith(csrc.rstrip("/") + "/"):
                 await err(f"cannot move {q(src)} to a subdirectory of itself, {q(target)}")
                 continue
+        backup = None
+        if tst is not None and backups.kind != "none":
+            try:
+                backup = backups.make(fs, target.rstrip("/") or "/")
+            except FileSystemError as e:
+                await err(f"cannot backup {q(target)}: {strerror(e)}")
+                continue
         try:
             fs.rename(src.rstrip("/") or "/", target.rstrip("/") or "/")
         except FileSystemError as e:
@@ -163,7 +177,8 @@ async def main(shell, argv: list[str]) -> int:
             await err(f"cannot move {q(src)} to {q(target)}: {strerror(code)}")
             continue
         if verbose:
-            await out.text(f"renamed {q(src)} -> {q(target)}\n")
+            tail = f" (backup: {q(backup)})" if backup else ""
+            await out.text(f"renamed {q(src)} -> {q(target)}{tail}\n")
     await out.flush()
     return status
 

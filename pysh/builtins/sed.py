@@ -1099,7 +1099,15 @@ class Sed:
     # -- files ---------------------------------------------------------------------------
     def open_wfile(self, name: str) -> _Out:
         if name == "/dev/stdout":
-            return self.real_stdout
+            # GNU sed gives a `w /dev/stdout` its own output (its own missing-newline state)
+            # on the same stream: here a second _Out sharing standard output's buffer, so the
+            # order of what both write is kept
+            out = self.wfiles.get(name)
+            if out is None:
+                out = self.wfiles[name] = _Out(name, stream=self.real_stdout.stream,
+                                               file=self.real_stdout.file)
+                out.parts = self.real_stdout.parts
+            return out
         if name == "/dev/stderr":
             out = self.wfiles.get(name)
             if out is None:

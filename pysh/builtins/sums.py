@@ -107,8 +107,10 @@ async def _digest(shell, name: str, hname: str, nbytes: int):
 
 
 @on_write_error(1, "{prog}: write error\n")
-async def main(shell, argv: list[str]) -> int:
-    prog = argv[0].rsplit("/", 1)[-1]
+async def main(shell, argv: list[str], *, algorithm: str | None = None) -> int:
+    """`algorithm` (a key of ALGOS) is for cksum -a: the digest, while messages keep argv[0]."""
+    cmd = argv[0].rsplit("/", 1)[-1]
+    prog = algorithm or cmd
     if prog not in ALGOS:
         prog = "md5sum"
     tag, hname, bits = ALGOS[prog]
@@ -119,7 +121,7 @@ async def main(shell, argv: list[str]) -> int:
     try:
         opts, files = parse_options(argv[1:], short, long)
     except OptionError as e:
-        return await usage(shell, prog, str(e))
+        return await usage(shell, cmd, str(e))
     binary = None
     check = bsd = zero = False
     ignore_missing = quiet = status_only = strict = warn = False
@@ -154,41 +156,41 @@ async def main(shell, argv: list[str]) -> int:
         elif k == "l":
             t = (v or "").strip()
             if not t.isdigit():
-                await shell.error(prog, f"invalid length: {quote(v or '')}")
+                await shell.error(cmd, f"invalid length: {quote(v or '')}")
                 return 1
             n = int(t)
             if n % 8 or n > 512 or n == 0:
                 if n > 512:
-                    await shell.error(prog, f"invalid length: {quote(v or '')}")
-                    await shell.error(prog, "maximum digest length for "
+                    await shell.error(cmd, f"invalid length: {quote(v or '')}")
+                    await shell.error(cmd, "maximum digest length for "
                                             f"{quote('BLAKE2b')} is 512 bits")
                 else:
-                    await shell.error(prog, f"invalid length: {quote(v or '')}")
-                    await shell.error(prog, "length is not a multiple of 8")
+                    await shell.error(cmd, f"invalid length: {quote(v or '')}")
+                    await shell.error(cmd, "length is not a multiple of 8")
                 return 1
             bits = n
     if zero and check:
-        return await usage(shell, prog, "the --zero option is not supported when verifying "
+        return await usage(shell, cmd, "the --zero option is not supported when verifying "
                                         "checksums")
     if bsd and check:
-        return await usage(shell, prog, "the --tag option is meaningless when verifying "
+        return await usage(shell, cmd, "the --tag option is meaningless when verifying "
                                         "checksums")
     if bsd and binary is False:
-        return await usage(shell, prog, "--tag does not support --text mode")
+        return await usage(shell, cmd, "--tag does not support --text mode")
     if check and binary is not None:
-        return await usage(shell, prog, "the --binary and --text options are meaningless "
+        return await usage(shell, cmd, "the --binary and --text options are meaningless "
                                         "when verifying checksums")
     if not check:
         for flag, what in ((ignore_missing, "--ignore-missing"), (status_only, "--status"),
                            (warn, "--warn"), (quiet, "--quiet"), (strict, "--strict")):
             if flag:
-                return await usage(shell, prog, f"the {what} option is meaningful only when "
+                return await usage(shell, cmd, f"the {what} option is meaningful only when "
                                                 "verifying checksums")
     nbytes = bits // 8
     files = files or ["-"]
     if check:
         # b2sum takes each line's digest length from the line itself (as GNU 9.1)
-        return await _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing,
+        return await _check(shell, cmd, prog, tag, hname, nbytes, bits, files, ignore_missing,
                             quiet, status_only, strict, warn, zero, infer=prog == "b2sum")
     status = 0
     out: list[bytes] = []
@@ -197,7 +199,7 @@ async def main(shell, argv: list[str]) -> int:
         if err is not None:
             await shell.stdout.write(b"".join(out))
             out.clear()
-            await shell.error(prog, f"{quotef(name)}: {strerror(err)}")
+            await shell.error(cmd, f"{quotef(name)}: {strerror(err)}")
             status = 1
             continue
         shown = name
@@ -215,7 +217,7 @@ async def main(shell, argv: list[str]) -> int:
     return status
 
 
-async def _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing, quiet,
+async def _check(shell, cmd, prog, tag, hname, nbytes, bits, files, ignore_missing, quiet,
                  status_only, strict, warn, zero, infer: bool = False) -> int:
     hexlen = nbytes * 2
     status = 0
@@ -223,7 +225,7 @@ async def _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing, q
         try:
             stream = shell.open_input(listname)
         except OSError as e:
-            await shell.error(prog, f"{quotef(listname)}: {strerror(e)}")
+            await shell.error(cmd, f"{quotef(listname)}: {strerror(e)}")
             status = 1
             continue
         try:
@@ -250,7 +252,7 @@ async def _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing, q
                 if warn:
                     await shell.stdout.write(b"".join(out))
                     out.clear()
-                    await shell.error(prog, f"{quotef(shown_list)}: {lineno}: improperly "
+                    await shell.error(cmd, f"{quotef(shown_list)}: {lineno}: improperly "
                                             f"formatted {tag} checksum line")
                 continue
             properly += 1
@@ -265,7 +267,7 @@ async def _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing, q
                 unreadable += 1
                 await shell.stdout.write(b"".join(out))
                 out.clear()
-                await shell.error(prog, f"{quotef(fname)}: {strerror(err)}")  # even --status
+                await shell.error(cmd, f"{quotef(fname)}: {strerror(err)}")  # even --status
                 if not status_only:
                     out.append(encode(f"{shown}: FAILED open or read\n"))
                 continue
@@ -279,22 +281,22 @@ async def _check(shell, prog, tag, hname, nbytes, bits, files, ignore_missing, q
                     out.append(encode(f"{shown}: FAILED\n"))
         await shell.stdout.write(b"".join(out))
         if properly == 0:
-            await shell.error(prog, f"{quotef(shown_list)}: no properly formatted "
+            await shell.error(cmd, f"{quotef(shown_list)}: no properly formatted "
                                     "checksum lines found")
             status = 1
             continue
         if not status_only:
             if bad_format:
                 s = "line is" if bad_format == 1 else "lines are"
-                await shell.error(prog, f"WARNING: {bad_format} {s} improperly formatted")
+                await shell.error(cmd, f"WARNING: {bad_format} {s} improperly formatted")
             if unreadable:
                 s = "listed file" if unreadable == 1 else "listed files"
-                await shell.error(prog, f"WARNING: {unreadable} {s} could not be read")
+                await shell.error(cmd, f"WARNING: {unreadable} {s} could not be read")
             if mismatched:
                 s = "computed checksum" if mismatched == 1 else "computed checksums"
-                await shell.error(prog, f"WARNING: {mismatched} {s} did NOT match")
+                await shell.error(cmd, f"WARNING: {mismatched} {s} did NOT match")
             if ignore_missing and not matched_any:
-                await shell.error(prog, f"{quotef(shown_list)}: no file was verified")
+                await shell.error(cmd, f"{quotef(shown_list)}: no file was verified")
         if mismatched or unreadable or (strict and bad_format) or \
                 (ignore_missing and not matched_any):
             status = 1

@@ -129,7 +129,7 @@ async def main(shell, argv: list[str]) -> int:
     lines_mode = True
     count = 10
     follow: str | None = None
-    retry = False
+    retry = pid_given = False
     headers: bool | None = None
     delim = b"\n"
     interval = 1.0
@@ -197,6 +197,7 @@ async def main(shell, argv: list[str]) -> int:
                 await shell.error(prog, f"invalid number of seconds: {quote(v or '')}")
                 return 1
         elif k == "pid":
+            pid_given = True
             try:
                 pid = int(v or "")
                 if pid < 0:
@@ -217,6 +218,8 @@ async def main(shell, argv: list[str]) -> int:
         count -= 1
     if retry and not follow:
         await shell.error(prog, "warning: --retry ignored; --retry is useful only when following")
+    if pid_given and not follow:
+        await shell.error(prog, "warning: PID ignored; --pid=PID is useful only when following")
     if not files:
         files = ["-"]
     if headers is None:

@@ -184,7 +184,8 @@ async def b_printf(interp, argv):
     interp.budget.check_string(len(text))
     for e in errors:
         await interp.diag(f"printf: {e}")
-    errors = [e for e in errors if not e.startswith("warning: ")]  # (no failure for those)
+    # (no failure for warnings nor for a \x or \u without digits)
+    errors = [e for e in errors if not e.startswith(("warning: ", "missing "))]
     if var is not None:
         text = canonical_bytes(text)
         if "[" in var and var.endswith("]"):
@@ -1258,11 +1259,10 @@ def _job_by_spec(interp, spec: str):
     jobs = _jobs(interp)
     if spec.startswith("%"):
         s = spec[1:]
+        live = sorted((j for j in jobs.values() if j.number), key=lambda j: j.number)
         if s in ("", "+", "%"):
-            live = sorted(jobs.values(), key=lambda j: j.number)
             return live[-1] if live else None
         if s == "-":
-            live = sorted(jobs.values(), key=lambda j: j.number)
             return live[-2] if len(live) > 1 else (live[-1] if live else None)
         if s.isdigit():
             for j in jobs.values():
@@ -1409,16 +1409,21 @@ async def _wait_job(interp, job) -> None:
 
 @builtin("jobs")
 async def b_jobs(interp, argv):
-    jobs = sorted(_jobs(interp).values(), key=lambda j: j.number)
+    jobs = sorted((j for j in _jobs(interp).values() if j.number), key=lambda j: j.number)
     show_pid = "-l" in argv or "-p" in argv
     for i, j in enumerate(jobs):
         mark = "+" if i == len(jobs) - 1 else ("-" if i == len(jobs) - 2 else " ")
-        state = f"Done{'' if j.status == 0 else f'({j.status})'}" if j.done else "Running"
+        state = ("Done" if j.status == 0 else f"Exit {j.status}") if j.done else "Running"
         if "-p" in argv:
             await interp.out(f"{j.pid}\n")
             continue
         pid = f"{j.pid} " if show_pid else ""
-        await interp.out(f"[{j.number}]{mark}  {pid}{state:<24}{j.command} &\n")
+        amp = "" if j.done else " &"
+        await interp.out(f"[{j.number}]{mark}  {pid}{state:<24}{j.command}{amp}\n")
+    if interp.subshell_level == 0:  # a finished job is reported once, then forgotten
+        for j in jobs:  # (by this shell: `jobs | cat` forgets nothing)
+            if j.done:
+                interp.session.jobs.pop(j.pid, None)
     return 0
 
 
@@ -1595,8 +1600,34 @@ async def b_disown(interp, argv):
 
 @builtin("fg", "bg")
 async def b_fg(interp, argv):
-    await interp.diag(f"{argv[0]}: no job control")  # (no terminal, no job control)
-    return 1
+    """Without set -m: no job control. With it, fg waits for the job (its command shown)
+    and gives its status; bg finds every job already in the background (none stops)."""
+    name = argv[0]
+    if "monitor" not in interp.opts:
+        await interp.diag(f"{name}: no job control")
+        return 1
+    specs = [a for a in argv[1:] if a != "--"] or ["%+"]
+    if name == "fg":
+        specs = specs[:1]
+    status = 0
+    for spec in specs:
+        j = _job_by_spec(interp, spec if spec.startswith("%") or spec.isdigit() else "%" + spec)
+        if j is None or j.disowned or (j.done and j.notified):
+            shown = "current" if spec == "%+" and len(argv) == 1 else spec
+            await interp.diag(f"{name}: {shown}: no such job")
+            status = 1
+            continue
+        if name == "bg":
+            await interp.diag(f"bg: job {j.number} already in background")
+            continue
+        if j.done:
+            await interp.diag("fg: job has terminated")
+            return 1
+        await interp.out(j.command + "\n")
+        await _wait_job(interp, j)
+        interp.session.jobs.pop(j.pid, None)
+        return j.status
+    return status
 
 
 @builtin("suspend")

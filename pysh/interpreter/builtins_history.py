@@ -1,8 +1,8 @@
 """history and fc over the shell's history list.
 
-A script (a non-interactive shell) keeps no history of its own, as in bash: the
-list holds only what ``history -s`` and ``history -r`` put there. An interactive one
-records each command as it reads it (Interp._record_history).
+A script (a non-interactive shell) keeps no history of its own unless ``set -o
+history`` is on, as in bash: the list holds what ``history -s`` and ``history -r`` put
+there, and with the option each command read (runner.history_entry).
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ async def b_history(interp, argv):
         return 0
     if "s" in flags:
         if args:
-            if h and interp.interactive and "history" in interp.opts:
-                h.pop()  # (the `history -s` line itself, which the shell recorded)
+            if "history" in interp.opts and h:
+                h.pop()  # (the history -s command itself, saved as it was read)
             h.append(" ".join(args))
         return 0
     if "p" in flags:
@@ -156,7 +156,7 @@ def expand_history(h: list[str], word: str) -> str | None:
 @builtin("fc")
 async def b_fc(interp, argv):
     h = _entries(interp)
-    if h and interp.interactive and "history" in interp.opts:
+    if h and "history" in interp.opts and getattr(interp, "invocation", "") != "c":
         h = h[:-1]  # (bash's fc leaves out its own line, which the shell recorded)
     args = argv[1:]
     n = 0  # (a negative number is a history offset, not an option)

@@ -50,11 +50,9 @@ def _dq(s: str) -> str:
 
 
 def _value_text(s: str) -> str:
-    if any(ord(c) < 32 or ord(c) == 127 for c in s):
-        from pysh.interpreter.printf import ansi_c_quote
+    from pysh.interpreter.printf import ansi_c_quote, needs_ansi_c
 
-        return ansi_c_quote(s)
-    return _dq(s)
+    return ansi_c_quote(s) if needs_ansi_c(s) else _dq(s)
 
 
 def declare_line(name: str, var: Var, assignment_only: bool = False) -> str:
@@ -819,6 +817,8 @@ async def b_shopt(interp, argv):
                 continue
             if "o" in flags:
                 interp.set_option(name, "s" in flags)
+            elif name == "login_shell":
+                pass  # (what the shell was started as: bash ignores a change, silently)
             elif "s" in flags:
                 current.add(name)
             else:

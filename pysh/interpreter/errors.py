@@ -27,6 +27,14 @@ class CircularNameref(ReadonlyError):
         ShellError.__init__(self, f"warning: {name}: circular name reference")
 
 
+class ElementRefError(ReadonlyError):
+    """An assignment through a nameref to an array element that bash refuses (a list,
+    a subscript, or a[@]): given up like one to a readonly variable."""
+
+    def __init__(self, message: str):
+        ShellError.__init__(self, message)
+
+
 class ExpansionError(ShellError):
     """A failed expansion, and what bash does about it in a non-interactive shell:
 

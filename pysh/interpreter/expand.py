@@ -23,6 +23,7 @@ from pysh.interpreter.state import (
     attr_letters,
 )
 from pysh.interpreter.syntax import ast as A
+from pysh.interpreter.syntax.lexer import tilde_prefix
 
 LIT, QUOTED, EXP = 0, 1, 2
 BREAK = None
@@ -287,6 +288,8 @@ def _brace_range(p: A.BraceRange, limit: int) -> list[str] | None:
 class Expander:
     """Word expansion, mixed into the interpreter (it uses ``self`` for state)."""
 
+    assign_tildes = False  # expanding an assignment's value (see expand_assign_value)
+
     def c_ctype(self) -> bool:
         """The C locale's character classes (LC_ALL, LC_CTYPE or LANG set to one that is
         not UTF-8): case conversion leaves non-ASCII alone. Unset, pysh is UTF-8."""
@@ -366,6 +369,15 @@ class Expander:
         parts = word.parts
         segs = await self.expand_parts(parts, False, assign=True)
         return "".join(" " if s is BREAK else s[0] for s in segs)
+
+    async def expand_assign_value(self, word: A.Word) -> str:
+        """An assignment's value (or a here-string): the word of ${x-w} / ${x+w} in it gets
+        tilde expansion after each ':' as well, as the value itself does."""
+        outer, self.assign_tildes = self.assign_tildes, True
+        try:
+            return await self.expand_word(word)
+        finally:
+            self.assign_tildes = outer
 
     async def expand_key(self, word: A.Word) -> str:
         """An associative array key. The parser keeps subscripts as arithmetic text,
@@ -524,6 +536,15 @@ class Expander:
         if p.indirect:
             if is_all and op is None:  # ${!a[@]}: the keys
                 keys = self.array_keys(name)
+                if assign:  # bash joins "${!a[@]}" with IFS's first character (or a
+                    # space), ${!a[@]} with a space, the * forms as ever
+                    if index.text == "@":
+                        ifs = self.ifs()
+                        sep = ifs[:1] if quoted and ifs else " "
+                        return [(sep.join(keys), QUOTED if quoted else EXP)]
+                    return self._multi(keys, quoted, star=True, assign=True)
+                if index.text == "*" and not quoted and keys and self.ifs() == "":
+                    return [(" ".join(keys), EXP)]  # (bash joins them with a space there)
                 return self._multi(keys, quoted, star=(index.text == "*"))
             if is_all:
                 # ${!a[@]OP}: indirection through the (joined) values, then OP
@@ -556,6 +577,24 @@ class Expander:
                         name, index, is_all = "", None, False
                     else:
                         name, index, is_all = self._parse_indirect(target)
+        elif (rv := self.vars.lookup(name)) is not None and rv.attrs & NAMEREF:
+            target = self._resolve_nameref(name, warn=False)
+            if target.endswith("]") and "[" in target:
+                # a nameref to an array element: its subscript is expanded now, in full
+                base, sub_index, sub_all = self._parse_indirect(target)
+                if p.length:  # (bash measures nothing there)
+                    return [("0", QUOTED if quoted else EXP)]
+                if index is not None:  # and a subscript of it is nothing
+                    return [] if is_all and (quoted or op is None) else \
+                        [("", QUOTED if quoted else EXP)]
+                if sub_all and op is None:  # $ref with ref=a[@] is "${a[@]}"
+                    name, index, is_all = base, sub_index, True
+                elif sub_all:  # an operator works on the joined values
+                    forced = " ".join(self.array_values(base)) or _UNSET_ELEMENT
+                else:
+                    forced = await self.get_indexed(base, sub_index)
+                    if forced is None:
+                        forced = _UNSET_ELEMENT
         if p.length:
             return [(await self._length(name, index, is_all, shown), QUOTED if quoted else EXP)]
 
@@ -569,11 +608,14 @@ class Expander:
         else:
             value = forced if forced is not None else await self.get_indexed(name, index) \
                 if index is not None else self.get_param_value(name)
+            if value is _UNSET_ELEMENT:
+                value = None
             is_set = value is not None
             values = None
 
         if op is None:
-            if not multi and value is None and "nounset" in self.opts and name not in ("@", "*"):
+            if not multi and value is None and "nounset" in self.opts and name not in ("@", "*") \
+                    and forced is not _UNSET_ELEMENT:
                 # bash names an unbraced positional parameter with its $ ($1), nothing else
                 if shown is None:
                     shown = "$" + name if not p.braced and name.isdigit() else \
@@ -677,7 +719,10 @@ class Expander:
 
     async def _operand(self, word, quoted: bool, assign: bool) -> list:
         """The word of ${x:-word} / ${x:+word}: unquoted, its literal text is split too."""
-        segs = await self.expand_parts(word.parts if word else [], quoted, assign)
+        parts = word.parts if word else []
+        if self.assign_tildes and not quoted and parts:
+            parts = tilde_prefix(parts, True)
+        segs = await self.expand_parts(parts, quoted, assign)
         if quoted or assign:
             return segs
         return [s if s is BREAK or s[1] != LIT else (s[0], EXP) for s in segs]
@@ -1181,14 +1226,17 @@ def _brace_text(p) -> str:
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
 
 
+_UNSET_ELEMENT = "\0unset element"  # (an object no expansion makes: NUL is never in a value)
+
+
 def shell_quote(s: str) -> str:
     """Quote like bash's ${x@Q} / printf %q style used for `set -x` and declare -p."""
     if s == "":
         return "''"
     if all(c in _SAFE for c in s):
         return "'" + s + "'"
-    if any(ord(c) < 32 or ord(c) == 127 for c in s):
-        from pysh.interpreter.printf import ansi_c_quote
+    from pysh.interpreter.printf import ansi_c_quote, needs_ansi_c
 
+    if needs_ansi_c(s):
         return ansi_c_quote(s)
     return "'" + s.replace("'", "'\\''") + "'"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from pysh.interpreter.syntax.lexer import canonical_bytes
+from pysh.interpreter.syntax.lexer import canonical_bytes, code_point
 from pysh.shellkit import LimitExceeded
 
 _SIMPLE_ESC = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
@@ -25,10 +25,7 @@ def _chr(code: int) -> str:
         return chr(code)
     if code < 0x100:
         return bytes([code]).decode("utf-8", "surrogateescape")
-    try:
-        return chr(code)
-    except (ValueError, OverflowError):
-        return ""
+    return code_point(code)
 
 
 def ansi_c_unescape(s: str) -> str:
@@ -64,7 +61,7 @@ def ansi_c_unescape(s: str) -> str:
                 out.append("\\" + d)
                 i += 2
             else:
-                out.append(_chr(v) if v >= 0x80 else chr(v))
+                out.append(code_point(v))
                 i = j
         elif d == "c" and i + 2 < n:
             out.append(chr(ord(s[i + 2]) & 0x1F))
@@ -75,11 +72,12 @@ def ansi_c_unescape(s: str) -> str:
     return canonical_bytes("".join(out))
 
 
-def echo_unescape(s: str, bare_octal: bool = True) -> tuple[str, bool]:
+def echo_unescape(s: str, bare_octal: bool = True,
+                  warn: list[str] | None = None) -> tuple[str, bool]:
     """echo -e / printf %b escapes. Returns (text, stop) -- stop after ``\\c``.
 
     ``bare_octal``: ``\\NNN`` without the leading 0 is octal too (printf %b), not
-    for echo -e."""
+    for echo -e. ``warn`` collects printf's complaints (a ``\\x`` or ``\\u`` with no digit)."""
     out, i, n = [], 0, len(s)
     while i < n:
         c = s[i]
@@ -111,6 +109,8 @@ def echo_unescape(s: str, bare_octal: bool = True) -> tuple[str, bool]:
         elif d == "x":
             v, j = _hex_run(s, i + 2, 2)
             if v < 0:
+                if warn is not None:
+                    warn.append("missing hex digit for \\x")
                 out.append("\\x")
                 i += 2
             else:
@@ -119,15 +119,22 @@ def echo_unescape(s: str, bare_octal: bool = True) -> tuple[str, bool]:
         elif d in "uU":
             v, j = _hex_run(s, i + 2, 4 if d == "u" else 8)
             if v < 0:
+                if warn is not None:
+                    warn.append("missing unicode digit for \\" + d)
                 out.append("\\" + d)
                 i += 2
             else:
-                out.append(chr(v) if v < 0x110000 else "")
+                out.append(code_point(v))
                 i = j
         else:
             out.append("\\" + d)
             i += 2
     return "".join(out), False
+
+
+def needs_ansi_c(s: str) -> bool:
+    """bash's ansic_shouldquote: a control character or a byte that is no character."""
+    return any(ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in s)
 
 
 def ansi_c_quote(s: str) -> str:
@@ -172,7 +179,7 @@ def printf_q(s: str) -> str:
     """``printf %q``: backslash-quote, or $'...' when control characters are present."""
     if s == "":
         return "''"
-    if any(ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in s):
+    if needs_ansi_c(s):
         return ansi_c_quote(s)
     out = []
     for i, c in enumerate(s):
@@ -292,12 +299,14 @@ def printf(fmt: str, args: list[str], now=None, tz: str | None = None,
                         out.append(_chr(v))
                         i = k
                         continue
+                    errors.append("missing hex digit for \\x")
                 if j < n and fmt[j] in "uU":
                     v, k = _hex_run(fmt, j + 1, 4 if fmt[j] == "u" else 8)
                     if v >= 0:
-                        out.append(chr(v) if v < 0x110000 else "")
+                        out.append(code_point(v))
                         i = k
                         continue
+                    errors.append("missing unicode digit for \\" + fmt[j])
                 out.append(c)
                 i += 1
                 continue
@@ -389,7 +398,7 @@ def printf(fmt: str, args: list[str], now=None, tz: str | None = None,
             elif conv == "s":
                 out.append(_pad(arg or "", flags, width, prec))
             elif conv == "b":
-                text, stop = echo_unescape(arg or "")
+                text, stop = echo_unescape(arg or "", warn=errors)
                 out.append(_pad(text, flags, width, prec))
                 if stop:
                     return "".join(out), errors

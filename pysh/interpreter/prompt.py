@@ -1,15 +1,37 @@
-"""Prompt strings: bash's backslash escapes in PS1/PS2/PS4 and ${x@P}."""
+"""Prompt strings: bash's backslash escapes in PS1/PS2/PS4 and ${x@P} (parse.y's
+decode_prompt_string). With ``promptvars`` the result is expanded afterwards like the
+inside of double quotes, so what an escape inserts from outside (a directory, the user
+or host name, a date) is backslash-quoted first and is never expanded again."""
 
 from __future__ import annotations
 
 import time
 
+from pysh.interpreter.syntax.lexer import canonical_bytes
 
-def expand_prompt(interp, s: str) -> str:
+
+def _dq_quote(s: str) -> str:
+    """sh_backslash_quote_for_double_quotes: a backslash before " $ ` and \\."""
+    if not any(c in '"$`\\' for c in s):
+        return s
+    return "".join("\\" + c if c in '"$`\\' else c for c in s)
+
+
+def _visible(s: str) -> str:
+    """sh_strvis: control characters as ^X."""
+    return "".join("^" + chr(ord(c) ^ 0x40) if ord(c) < 32 or c == "\x7f" else c for c in s)
+
+
+def _byte(v: int) -> str:
+    return chr(v) if v < 0x80 else chr(0xDC00 + v)
+
+
+def expand_prompt(interp, s: str, quote: bool = False) -> str:
+    """The backslash escapes; ``quote``: protect inserted text from the expansions that
+    follow (shopt promptvars)."""
+    q = _dq_quote if quote else (lambda t: t)
     out = []
     i, n = 0, len(s)
-    home = interp.get_scalar("HOME") or ""
-    cwd = interp.get_scalar("PWD") or interp.cwd
     while i < n:
         c = s[i]
         if c != "\\" or i + 1 >= n:
@@ -19,21 +41,19 @@ def expand_prompt(interp, s: str) -> str:
         d = s[i + 1]
         i += 2
         if d == "u":
-            out.append(interp.get_scalar("USER") or interp.session.user)
+            out.append(q(interp.get_scalar("USER") or interp.session.user))
         elif d in "hH":
             host = interp.get_scalar("HOSTNAME") or "sandbox"
-            out.append(host.split(".")[0] if d == "h" else host)
+            out.append(q(host.split(".")[0] if d == "h" else host))
         elif d in "wW":
-            w = cwd
-            if home and (w == home or w.startswith(home.rstrip("/") + "/")):
-                w = "~" + w[len(home):]
-            if d == "W" and w not in ("/", "~"):
-                w = w.rsplit("/", 1)[-1]
-            out.append(w)
+            out.append(q(_visible(_directory(interp, d))))
         elif d == "$":
-            out.append("#" if interp.get_scalar("EUID") == "0" else "$")
+            if interp.get_scalar("EUID") == "0":
+                out.append("#")
+            else:
+                out.append("\\$" if quote else "$")
         elif d == "s":
-            out.append("pysh")
+            out.append("bash")
         elif d == "v":
             out.append("5.2")
         elif d == "V":
@@ -46,32 +66,54 @@ def expand_prompt(interp, s: str) -> str:
             out.append("\a")
         elif d == "e":
             out.append("\x1b")
-        elif d == "t":
-            out.append(time.strftime("%H:%M:%S"))
-        elif d == "T":
-            out.append(time.strftime("%I:%M:%S"))
-        elif d == "@":
-            out.append(time.strftime("%I:%M %p"))
-        elif d == "A":
-            out.append(time.strftime("%H:%M"))
-        elif d == "d":
-            out.append(time.strftime("%a %b %d"))
+        elif d in "tT@Ad":
+            fmt = {"t": "%H:%M:%S", "T": "%I:%M:%S", "@": "%I:%M %p", "A": "%H:%M",
+                   "d": "%a %b %d"}[d]
+            out.append(time.strftime(fmt))
+        elif d == "D" and i < n and s[i] == "{":
+            j = s.find("}", i + 1)
+            j = n if j < 0 else j
+            fmt = s[i + 1:j] or "%X"
+            try:
+                stamp = time.strftime(fmt)
+            except ValueError:
+                stamp = ""
+            out.append(q(stamp))
+            i = j + 1
         elif d == "j":
             out.append(str(sum(1 for j in interp.session.jobs.values()
                                if not j.done and not j.disowned)))
-        elif d == "!" or d == "#":
-            out.append("1")
+        elif d == "l":
+            out.append("tty")  # the sandbox's stdin is never a terminal
+        elif d == "!":  # (a script adds its lines to the history only with set -o history)
+            out.append(str(len(interp.history) or 1) if "history" in interp.opts else "1")
+        elif d == "#":
+            out.append(str(interp.command_number - 1))
         elif d in "[]":
-            pass
+            pass  # no line editing: the markers go
         elif d == "\\":
             out.append("\\")
         elif d in "01234567":
-            j = i - 1
-            k = j
-            while k < n and k - j < 3 and s[k] in "01234567":
-                k += 1
-            out.append(chr(int(s[j:k], 8)))
-            i = k
+            # read_octal: the next three characters (fewer at the end) must all be
+            # octal digits, else the backslash stands for itself
+            digits = s[i - 1:i + 2]
+            if all(x in "01234567" for x in digits):
+                v = int(digits, 8) & 0xFF
+                out.append(_byte(v) if v else "")
+                i += len(digits) - 1
+            else:
+                out.append("\\")
+                i -= 1
         else:
             out.append("\\" + d)
-    return "".join(out)
+    return canonical_bytes("".join(out))
+
+
+def _directory(interp, d: str) -> str:
+    w = interp.get_scalar("PWD") or interp.cwd
+    home = interp.get_scalar("HOME")
+    if d == "W" and w != home:
+        return w if w in ("/", "//") else w.rsplit("/", 1)[-1]
+    if home and len(home) > 1 and (w == home or w.startswith(home.rstrip("/") + "/")):
+        return "~" + w[len(home):]
+    return w

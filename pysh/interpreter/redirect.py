@@ -161,6 +161,18 @@ async def apply_redirections(interp, redirs: list, permanent: bool, external: bo
 async def _apply(interp, redirs, permanent, external, fds, owned, install, remove, fail):
     from pysh.interpreter.runner import _Redirected
 
+    def bind(r, n: int) -> None:
+        """{var}: the variable gets the fd, which stays open in the shell after the command
+        (a program's redirections are made in bash's forked child: nothing stays)."""
+        if external:
+            return
+        interp.assign(r.fd_var, str(n))
+        if not permanent:
+            stream = fds[n]
+            if any(o is stream for o in owned):
+                owned.remove(stream)
+            interp.fds[n] = stream.dup()
+
     for r in redirs:
         op = r.op
         n = r.fd
@@ -170,6 +182,8 @@ async def _apply(interp, redirs, permanent, external, fds, owned, install, remov
             if op in (">&", "<&") and r.target.text == "-":
                 # {var}>&- closes the fd whose number the variable holds
                 cur = interp.get_scalar(r.fd_var) or ""
+                if not cur:
+                    return await fail(f"{r.fd_var}: ambiguous redirect")
                 if cur.isdigit():
                     remove(int(cur))
                 continue
@@ -179,10 +193,14 @@ async def _apply(interp, redirs, permanent, external, fds, owned, install, remov
         try:
             if op in ("<<", "<<-"):
                 install(n, BytesInput(await _heredoc_bytes(interp, r)))
+                if r.fd_var is not None:
+                    bind(r, n)
                 continue
             if op == "<<<":
-                text = await interp.expand_word(r.target)
+                text = await interp.expand_assign_value(r.target)
                 install(n, BytesInput(encode(text) + b"\n"))
+                if r.fd_var is not None:
+                    bind(r, n)
                 continue
             if op in (">&", "<&"):
                 src_text = r.target.text or ""
@@ -209,12 +227,14 @@ async def _apply(interp, redirs, permanent, external, fds, owned, install, remov
                             src_text if n == default else str(n))
                         return await fail(f"{shown}: Bad file descriptor")
                     if src != n:  # <&N and >&N are the same dup2
-                        if permanent:
+                        if permanent or r.fd_var is not None:
                             install(n, s.dup())
                         else:
                             fds[n] = s
                     if move and src != n:
                         remove(src)
+                    if r.fd_var is not None:
+                        bind(r, n)
                     continue
                 if op == "<&" or n != 1 or r.fd_var is not None:
                     return await fail(f"{target}: ambiguous redirect")
@@ -237,11 +257,7 @@ async def _apply(interp, redirs, permanent, external, fds, owned, install, remov
                 continue
             install(n, stream)
             if r.fd_var is not None:
-                interp.assign(r.fd_var, str(n))
-                if not permanent:
-                    # {var}>file stays open in the shell after the command
-                    owned.remove(stream)
-                    interp.fds[n] = stream.dup() if n in fds else stream
+                bind(r, n)
         except FileSystemError as e:  # bash names the target as the script spelt it
             return await fail(f"{path}: {e.strerror}")
         except _Clobber as e:

@@ -21,6 +21,7 @@ from pysh.interpreter.arith_eval import ArithEvaluator, ArithRuntimeError
 from pysh.interpreter.errors import (
     AbortLine,
     CircularNameref,
+    ElementRefError,
     ExitShell,
     ExpansionError,
     LoopControl,
@@ -116,7 +117,6 @@ class Session:
         self.home = home
         self.next_pid = SHELL_PID + 1
         self.jobs: dict[int, Job] = {}  # pid -> job
-        self.job_numbers = 0
         self.task_group = None  # set for the duration of a run
         self.running: dict[int, ProcessInfo] = {}
         self.start_time = time.monotonic()
@@ -157,6 +157,8 @@ class Interp(Expander):
     shell_pid = SHELL_PID  # $$: this shell process's pid (a subshell keeps its parent's)
     pending_signals: list | None = None  # signals another shell sent this one, not yet taken
     stage_cmd = None  # a pipeline element's command, in the subshell running it
+    command_number = 1  # bash's current_command_number: top-level commands read, plus one
+    in_prompt = False  # expanding a prompt string (a broken $(...) there is only empty)
 
     def __init__(self, session: Session, *, fds: dict | None = None, argv0: str = "pysh",
                  args: list[str] | None = None, cwd: str | None = None,
@@ -168,7 +170,7 @@ class Interp(Expander):
         self.func_attrs: dict[str, str] = {}  # function name -> "r", "x", "rx"
         self.lost_specials: set[str] = set()  # RANDOM & co. once unset: plain variables
         self.disabled_builtins: set[str] = set()  # enable -n
-        self.history: list[str] = []  # history -s / -r (a script records none itself)
+        self.history: list[str] = []  # history -s / -r, and what set -o history records
         self.current_command = None  # the simple command running ($BASH_COMMAND)
         self.opts: set[str] = set(DEFAULT_SET)
         self.shopts: set[str] = set(DEFAULT_SHOPT)
@@ -249,6 +251,7 @@ class Interp(Expander):
             "BASH": "/usr/bin/bash", "BASH_VERSION": BASH_VERSION, "MACHTYPE": "x86_64-pc-linux-gnu",
             "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "PPID": str(SHELL_PID - 1),
             "UID": "1000", "EUID": "1000", "OPTERR": "1", "TERM": "dumb",
+            "SHELL": "/bin/bash",  # (the user's login shell, when the environment has none)
             "BASH_LOADABLES_PATH": "/usr/local/lib/bash:/usr/lib/bash:/opt/local/lib/bash:"
                                    "/usr/pkg/lib/bash:/opt/pkg/lib/bash:.",
         }
@@ -323,6 +326,7 @@ class Interp(Expander):
         new.parent_traps = dict(self.traps)
         new.aliases = dict(self.aliases)
         new.deferred_diags = []
+        new.assign_tildes = False
         new.dirstack = list(self.dirstack)
         new.fds = {k: s.dup() for k, s in self.fds.items()}
         new.argv = list(self.argv)
@@ -475,6 +479,8 @@ class Interp(Expander):
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
+                    if sub in ("@", "*") or "$" in sub or "`" in sub:
+                        return None  # (the expander's own path does these, in full)
                     vv = self.vars.lookup(base)
                     if vv is None or not isinstance(vv.value, dict):
                         return None
@@ -1288,8 +1294,12 @@ class Interp(Expander):
     async def _assignments_only(self, node: A.Simple) -> int:
         for a in node.assigns:
             try:
+                # bash traces each one before it is made (a list as written, before its
+                # words are expanded)
+                if a.array is not None and "xtrace" in self.opts:
+                    await self.err(await self.ps4() + self._assign_trace(a, ("array", None)) + "\n")
                 prepared = await self.prepare_assign(a)
-                if "xtrace" in self.opts:  # bash traces each one before it is made
+                if a.array is None and "xtrace" in self.opts:
                     await self.err(await self.ps4() + self._assign_trace(a, prepared) + "\n")
                 await self.apply_assign(a, prepared)
             except ReadonlyError as e:
@@ -1303,11 +1313,15 @@ class Interp(Expander):
                 raise AbortLine(1) from None
         status = self.cmdsub_status if self.cmdsub_status is not None else 0
         if node.redirs:
-            red = await self.apply_redirs(node.redirs)
+            # bash forks for a {var} redirection without a command: nothing of it stays
+            sub = self.fork() if any(r.fd_var is not None for r in node.redirs) else self
+            red = await sub.apply_redirs(node.redirs)
             if red is None:
                 status = 1
             else:
                 red.close()
+            if sub is not self:
+                sub.close_fds()
         self.last_arg = ""
         self.pipestatus = (status,)  # (set_pipestatus, inline)
         if "PIPESTATUS" in self.vars.globals:
@@ -1352,7 +1366,7 @@ class Interp(Expander):
                                         for p in value.parts], value.text)
                     items.append((key, await self.expand_word(value), el.append))
             return ("array", items)
-        value = await self.expand_word(a.value) if a.value is not None else ""
+        value = await self.expand_assign_value(a.value) if a.value is not None else ""
         if a.index is not None:
             return ("index", value)
         return ("scalar", value)
@@ -1362,6 +1376,13 @@ class Interp(Expander):
         """``declared``: by a declaration builtin (bash words some errors differently)."""
         name = a.name
         kind, payload = prepared
+        if not local and not declared:
+            ref = self.vars.lookup(name)
+            if ref is not None and ref.attrs & NAMEREF:
+                target = self._resolve_nameref(name, warn=False)
+                if target.endswith("]") and "[" in target:
+                    await self._assign_element_ref(target, kind, payload, a.append)
+                    return
         if kind == "array":
             items = payload
             if self.is_assoc(self._resolve_nameref(name)) and items:
@@ -1386,6 +1407,17 @@ class Interp(Expander):
             await self.assign_index(name, a.index, payload, append=a.append, local=local)
         else:
             self.assign(name, payload, append=a.append, local=local)
+
+    async def _assign_element_ref(self, target: str, kind: str, payload, append: bool) -> None:
+        """``ref=value`` where ref names an element (``a[i]``): its subscript expanded in
+        full now; a list, a subscript of ref, or ``a[@]`` are refused as bash does."""
+        if kind != "scalar":
+            raise ElementRefError(f"`{target}': not a valid identifier")
+        base, _, sub = target[:-1].partition("[")
+        if sub in ("@", "*"):
+            raise ElementRefError(f"{target}: bad array subscript")
+        await self.assign_index(base, A.ArithExpr(self.subscript_word(sub), None, sub),
+                                payload, append=append)
 
     async def assign_word_text(self, a: A.Assign, prepared=None) -> str:
         """An assignment as a declaration builtin's argument text (for xtrace and $_)."""
@@ -1428,9 +1460,11 @@ class Interp(Expander):
     def _assign_trace(a: A.Assign, prepared) -> str:
         op = "+=" if a.append else "="
         kind, payload = prepared
-        if kind == "array":  # bash shows an array literal as it was written
+        if kind == "array":  # bash shows an array literal as it was written ($'...' decoded)
+            from pysh.interpreter.syntax.bashprint import word_text
+
             els = (("[" + el.key.text + "]" + ("+=" if el.append else "=") if el.key is not None
-                    else "") + el.value.text for el in a.array)
+                    else "") + word_text(el.value) for el in a.array)
             return f"{a.name}{op}(" + " ".join(els) + ")"
         idx = f"[{a.index.text}]" if a.index is not None else ""
         return f"{a.name}{idx}{op}{_xtrace_quote(payload) if payload else ''}"
@@ -2016,10 +2050,12 @@ class Interp(Expander):
                 await self._parse_warnings(reader, warn_where)
                 if "verbose" in self.opts:
                     await self._echo_input(reader)
-                if self.interactive and "history" in self.opts:
-                    self._record_history(reader.last_text)
                 if "noexec" in self.opts:
                     continue
+                if top_level and getattr(self, "invocation", "") != "c":
+                    self.command_number += 1
+                    if "history" in self.opts:  # set -o history: a script keeps one too
+                        self.history.append(history_entry(reader.last_text))
                 try:
                     status = await self.run_list(prog.body)
                     if self.pending_signals:
@@ -2151,26 +2187,6 @@ class Interp(Expander):
         for w_line, w_msg in reader.take_warnings():
             prefix = self.argv0 if where is None else f"{where}: line {w_line}"
             await self.err(f"{prefix}: {w_msg}\n")
-
-    def _record_history(self, text: str) -> None:
-        """An interactive shell's history: each command as read, before it runs; the lines
-        of a multi-line one joined as bash's cmdhist does (`; `, or a blank after a word
-        that a `;` may not follow)."""
-        lines = text.split("\n")
-        while lines and not lines[-1].strip():
-            lines.pop()
-        while lines and not lines[0].strip():
-            lines.pop(0)
-        if not lines:
-            return
-        entry = lines[0]
-        for line in lines[1:]:
-            prev = entry.rstrip()
-            word = prev.rsplit(None, 1)[-1] if prev else ""
-            glue = " " if (word in _NO_SEMI_AFTER or prev.endswith(("|", "&&", "||", ";", "(",
-                                                                      "{"))) else "; "
-            entry = prev + glue + line
-        self.history.append(entry)
 
     async def _echo_input(self, reader) -> None:
         """set -v: the input lines a command was read from, as they are read."""
@@ -2339,8 +2355,9 @@ class Interp(Expander):
             stdin.close()
             child.fds[0] = NullInput()
         pid = child.pid
-        self.session.job_numbers += 1
-        job = Job(pid, self.session.job_numbers, _command_text(node.command))
+        # bash numbers a job one past the highest in its table (from 1 once it is empty)
+        number = max((j.number for j in self.session.jobs.values() if not j.disowned), default=0) + 1
+        job = Job(pid, number, _command_text(node.command))
         self.session.jobs[pid] = job
         self.last_bg = pid
         tg = self.session.task_group
@@ -2578,10 +2595,17 @@ class Interp(Expander):
         self.lineno = node.line
         trace = _arith_for_trace if "xtrace" in self.opts else None
         debug = self.traps and "DEBUG" in self.traps and not self.in_trap
+
+        async def empty_part() -> None:  # bash evaluates (and traces) an empty part as 1
+            if "xtrace" in self.opts:
+                await self.err(await self.ps4() + "(( 1 ))\n")
+
         if debug:  # (bash traps each part, an empty one too)
             await self.debug_trap(node.line, _arith_for_part(node.init))
         if node.init is not None:
             await self.eval_arith_expr(node.init, trace)
+        else:
+            await empty_part()
         status = 0
         budget = self.budget
         self.loop_depth += 1
@@ -2593,7 +2617,9 @@ class Interp(Expander):
                 if debug:
                     await self.debug_trap(node.line, _arith_for_part(node.cond))
                 self.lineno = node.line
-                if node.cond is not None and await self.eval_arith_expr(node.cond, trace) == 0:
+                if node.cond is None:
+                    await empty_part()
+                elif await self.eval_arith_expr(node.cond, trace) == 0:
                     break
                 status, ctl = await self._loop_body(node.body)
                 if ctl == "break":
@@ -2602,6 +2628,8 @@ class Interp(Expander):
                     await self.debug_trap(node.line, _arith_for_part(node.step))
                 if node.step is not None:
                     await self.eval_arith_expr(node.step, trace)
+                else:
+                    await empty_part()
         finally:
             self.loop_depth -= 1
         return status
@@ -2737,6 +2765,8 @@ class Interp(Expander):
             err = part.error
             if isinstance(err, ParseError):
                 await self.err(err.format(f"{self.argv0}: command substitution: line {err.line}") + "\n")
+            if self.in_prompt:  # a prompt goes on without it
+                return ""
             raise ExpansionError("command substitution: syntax error", status=2, fatal=False)
         body = part.body.body
         # $(< file)
@@ -2809,8 +2839,7 @@ class Interp(Expander):
         self.fds[fdnum] = mine
         self.procsub_fds.append((self.fds, fdnum, mine))
         pid = child.pid
-        self.session.job_numbers += 1
-        job = Job(pid, self.session.job_numbers, "process substitution")
+        job = Job(pid, 0, "process substitution")  # (not one of the jobs bash lists)
         self.session.jobs[pid] = job
         self.last_bg = pid  # bash: $! is the last process substitution too
 
@@ -2909,17 +2938,20 @@ class Interp(Expander):
         return rows
 
     # -- misc -----------------------------------------------------------------------
-    def prompt_expand(self, s: str) -> str:
+    def prompt_expand(self, s: str, quote: bool = False) -> str:
         """A prompt's backslash escapes only (\\u, \\w, ...)."""
         from pysh.interpreter.prompt import expand_prompt
 
-        return expand_prompt(self, s)
+        return expand_prompt(self, s, quote)
 
     async def expand_prompt_string(self, s: str) -> str:
         """PS1, PS2, PS4 and ${x@P} as bash expands them: the backslash escapes, then (with
-        shopt promptvars) parameter, command and arithmetic expansion, quotes kept."""
-        text = self.prompt_expand(s) if "\\" in s else s
-        if "promptvars" not in self.shopts or ("$" not in text and "`" not in text):
+        shopt promptvars) parameter, command and arithmetic expansion as inside double
+        quotes (quote characters stay, \\$ \\` \\" \\\\ lose their backslash)."""
+        if "promptvars" not in self.shopts:
+            return self.prompt_expand(s) if "\\" in s else s
+        text = self.prompt_expand(s, True) if "\\" in s else s
+        if "$" not in text and "`" not in text and "\\" not in text:
             return text
         from pysh.interpreter.syntax import parse_prompt_parts
 
@@ -2929,7 +2961,16 @@ class Interp(Expander):
             if len(_PROMPT_PARTS) > 256:
                 _PROMPT_PARTS.clear()
             _PROMPT_PARTS[text] = parts
-        segs = await self.expand_parts(parts, True)
+        outer, self.in_prompt = self.in_prompt, True
+        try:
+            segs = await self.expand_parts(parts, True)
+        except ExpansionError as e:  # bash says so and keeps the string unexpanded
+            if e.limit:
+                raise
+            await self.diag(e.message)
+            return text
+        finally:
+            self.in_prompt = outer
         return "".join(seg[0] for seg in segs if seg is not None)
 
     def dirs_entry(self, spec: str) -> str:
@@ -2988,8 +3029,6 @@ def _inherited(opts) -> tuple:
         ("DEBUG", "RETURN") if "functrace" in opts else ())
 
 
-# the words after which bash's cmdhist joins the next line with a blank, not `; `
-_NO_SEMI_AFTER = frozenset(("do", "then", "else", "elif", "in", "{", "(", "!", "time"))
 _SPECIAL_ON_ASSIGN = {"RANDOM", "PATH", "SECONDS", "LINENO", "OPTIND", "GLOBIGNORE"}
 _SPECIAL_BUILTINS = {"break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly",
                      "return", "set", "shift", "trap", "unset", "source", "times"}
@@ -3060,13 +3099,36 @@ def _loop_head(kw: str, node) -> str:
     return f"{kw} {node.var} in " + " ".join(words)
 
 
-def _command_text(node) -> str:
-    try:
-        from pysh.interpreter.syntax.bashprint import command_text
+_NO_SEMICOLON_AFTER = ("then", "do", "else", "in", "{", "(", "|", "||", "&&", ";", "&")
 
-        return command_text(node)  # (as bash shows a job: `( sleep 1; echo x )`)
-    except Exception:  # noqa: BLE001 - a label for `jobs`, never worth failing over
-        return "job"
+
+def history_entry(text: str) -> str:
+    """A command read over several lines as bash's cmdhist saves it: the lines joined
+    with "; " or, where no ';' may follow, " "; a here-document or a newline inside
+    quotes is kept as it is."""
+    text = text[:-1] if text.endswith("\n") else text
+    if "\n" not in text or "<<" in text:
+        return text + "\n" if "<<" in text else text
+    out = ""
+    quote = None
+    for k, line in enumerate(text.split("\n")):
+        if k:
+            prev = out.rstrip()
+            out += "\n" if quote else (" " if prev.endswith(_NO_SEMICOLON_AFTER) else "; ")
+        out += line
+        for c in line:  # (whether a quote is still open at the line's end)
+            if quote is None and c in "'\"":
+                quote = c
+            elif c == quote:
+                quote = None
+    return out
+
+
+def _command_text(node) -> str:
+    """A job's text, as bash's jobs shows it."""
+    from pysh.interpreter.syntax.bashprint import command_text
+
+    return command_text(node)
 
 
 _DISPATCH = {

@@ -21,8 +21,11 @@ def parse_shell_args(args: list[str]):
         if a == "--" or a == "-":
             i += 1
             break
-        if a in ("--norc", "--noprofile", "--posix", "--login", "-l", "-s", "--restricted",
-                 "--noediting"):
+        if a == "--login":  # (a login shell: shopt login_shell is on)
+            on.add("shopt:login_shell")
+            i += 1
+            continue
+        if a in ("--norc", "--noprofile", "--posix", "-s", "--restricted", "--noediting"):
             i += 1
             continue
         if a in ("-O", "+O"):  # shopt options: kept as "shopt:NAME" for _apply
@@ -56,7 +59,9 @@ def parse_shell_args(args: list[str]):
                 elif c == "i":
                     if enable:
                         on.add("interactive:")
-                elif c in "sl":
+                elif c == "l":
+                    on.add("shopt:login_shell")
+                elif c == "s":
                     pass
                 elif c in SHORT_TO_LONG:
                     (on if enable else off).add(SHORT_TO_LONG[c])

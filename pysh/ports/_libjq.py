@@ -101,6 +101,9 @@ jv_object_set = _fn("jv_object_set", JV, JV, JV, JV)
 jv_parse_sized = _fn("jv_parse_sized", JV, C_STR, C_INT)
 jv_dump_string = _fn("jv_dump_string", JV, JV, C_INT)
 
+# oniguruma (linked into the same module): process-wide backtracking caps
+onig_set_retry_limit_in_search = _fn("onig_set_retry_limit_in_search", C_INT, ctypes.c_ulong)
+
 
 def kind(v: JV) -> int:
     return v.kind_flags & 0x0F

@@ -325,9 +325,74 @@ pysh's tar: create, list and extract archives (tarfile).
       --strip-components=NUMBER   strip NUMBER leading components from file names
   -h, --dereference          follow symlinks; archive the files they point to
   -k, --keep-old-files       don't replace existing files when extracting
+  -T, --files-from=FILE      get names to extract or create from FILE ('-': stdin)
+      --null                 -T reads null-terminated names
+  -X, --exclude-from=FILE    exclude patterns listed in FILE
+      --exclude=PATTERN      exclude files matching PATTERN
 """
 
 TAR_TRY = "Try 'tar --help' or 'tar --usage' for more information.\n"
+
+
+# -T/--files-from names a list whose names stand where the option stood among the operands,
+# so it is taken out before option parsing and left in the operands as a marker (argv never
+# holds a NUL, so no real operand can look like one).
+_LIST_MARK = "\0T"
+
+
+def _files_from_markers(args: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            out += args[i - 1:]
+            break
+        if a.startswith("--files-from"):
+            if a.startswith("--files-from="):
+                out.append(_LIST_MARK + a[len("--files-from="):])
+                continue
+            if a == "--files-from" and i < len(args):
+                out.append(_LIST_MARK + args[i])
+                i += 1
+                continue
+        if a.startswith("-") and not a.startswith("--") and "T" in a:
+            letters = a[1:]
+            for k, ch in enumerate(letters):
+                if ch in "fCX":  # the rest of the word is this option's argument
+                    break
+                if ch == "T":
+                    value = letters[k + 1:]
+                    if not value and i < len(args):
+                        value = args[i]
+                        i += 1
+                    if k:
+                        out.append("-" + letters[:k])
+                    out.append(_LIST_MARK + value)
+                    break
+            else:
+                out.append(a)
+            continue
+        out.append(a)
+    return out
+
+
+async def _expand_files_from(shell, operands: list[str], null: bool) -> list[str]:
+    """Each -T marker becomes the names its list holds (one per line, or NUL-separated with
+    --null; '-' reads stdin)."""
+    names: list[str] = []
+    for op in operands:
+        if not op.startswith(_LIST_MARK):
+            names.append(op)
+            continue
+        name = op[len(_LIST_MARK):]
+        try:
+            data = await _read_stdin(shell) if name == "-" else _common.read_file(shell, name)
+        except OSError as e:
+            raise ArchiveError(f"{name}: Cannot stat: {_strerror(e)}") from None
+        names += [n for n in decode(data).split("\0" if null else "\n") if n]
+    return names
 
 
 def _tar_args(argv: list[str]):
@@ -342,6 +407,7 @@ def _tar_args(argv: list[str]):
                 if args:
                     rest.append(args.pop(0))
         args = rest + args
+    args = _files_from_markers(args)
     from pysh.shellkit.options import parse_options
 
     return parse_options(args, "ctxf:zjJvC:OhkpaX:", {
@@ -355,7 +421,7 @@ def _tar_args(argv: list[str]):
         "wildcards": "wildcards", "no-wildcards": "no-wildcards", "anchored": "anchored",
         "no-anchored": "no-anchored", "transform=": "transform", "xform=": "transform",
         "owner=": "owner", "group=": "group", "mtime=": "mtime", "zstd": "zstd",
-        "lzma": "lzma", "lzip": "lzip", "lzop": "lzop",
+        "lzma": "lzma", "lzip": "lzip", "lzop": "lzop", "null": "null", "no-null": "no-null",
     })
 
 
@@ -454,6 +520,9 @@ async def tar_main(shell: Shell, argv: list[str]) -> int:
     status = 0
     cdir = o.get("C", [None])[-1]
     try:
+        if any(op.startswith(_LIST_MARK) for op in operands):
+            null = "null" in o and "no-null" not in o
+            operands = await _expand_files_from(shell, operands, null)
         if mode == "c":
             status = await _tar_create(shell, o, operands, cdir, err)
         else:

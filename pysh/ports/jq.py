@@ -18,21 +18,30 @@ Confinement:
 * Runaway programs: outputs are consumed one by one and the budget is polled
   between them; a watchdog thread also calls ``jq_halt()`` when the budget's
   deadline passes or the run is interrupted (libjq checks the halt flag at
-  every bytecode instruction, so ``[repeat(1)]`` stops too). What cannot be
-  interrupted is a single long C call inside libjq (a catastrophic regex in
-  oniguruma, ``sort`` of a huge array, ``"x" * 1e9`` -- folded by the compiler
-  when both sides are literals --, printing one value of gigabytes built from
-  shared parts): that returns only when it is done. A string result past
-  ``max_string_length`` is the limit error before it is printed, and so is one
-  printed value past it.
-  Memory is not capped: ``[repeat(1)]`` grows until the deadline.
+  every bytecode instruction, so ``[repeat(1)]`` stops too). A single C builtin
+  runs to its end; the ones a short program can make long are bounded by
+  ``_jqguard``: string repetition of literals (folded at compile time), one
+  regex search (oniguruma's step limits) and a global match's loop of searches
+  (stopped at the deadline), and the printing of a long string (done in Python,
+  in pieces). A string result past ``max_string_length`` is the limit error
+  before it is printed, and so is one printed value past it.
+  Not bounded: memory (``[repeat(1)]`` or ``. + .`` grow until the deadline;
+  one C call allocates at most about 2 GiB, jq's own cap on a string), and a few
+  C builtins whose time grows with a value's size: ``sort``/``group_by``/
+  ``unique`` of a huge array, ``tojson``/``==``/``contains`` and printing of a
+  value built from shared parts (``reduce range(40) as $i ([]; [., .])`` is 2^40
+  leaves), and a global match's offset count (quadratic in the string's length:
+  ``"a" * 1e6 | [match("a"; "g")]``).
 
 Deviations (libjq 1.8 vs the jq 1.6 CLI this machine has): number literals
 keep their text (``1.10`` stays ``1.10``, ``1e1000`` prints as ``1E+1000``),
 compile-error messages use 1.8's format, ``$__loc__.line`` counts the
 prelude line, ``-C`` places its colour codes as 1.8 does, and ``localtime`` /
 ``strflocaltime`` are UTC (libjq would read the host's ``TZ``). stdin is read whole before the program starts (with ``-n`` it
-is read only when the program mentions ``input``).
+is read only when the program mentions ``input``). One regex search stops after
+20 million backtracking steps with the jq error ``Regex failure:
+retry-limit-in-search over`` (oniguruma's own limit, 10 million steps, is per
+start position: ``Regex failure: retry-limit-in-match over``, as in jq 1.8).
 """
 
 from __future__ import annotations
@@ -43,7 +52,7 @@ import os
 import re
 import threading
 
-from pysh.ports import _common
+from pysh.ports import _common, _jqguard
 from pysh.ports._common import Out
 from pysh.shellkit import LimitExceeded, Shell, decode, encode, on_write_error
 
@@ -129,6 +138,9 @@ LONG = {"slurp": "slurp", "raw-output": "raw", "join-output": "join", "ascii-out
         "jsonargs": "jsonargs", "stream": "stream"}
 
 OK, NULL_KIND, NO_OUTPUT, ERROR = 0, -1, -4, 5
+
+_LONG = 1 << 16  # a string result longer than this is printed by _jqguard.dump_string
+_LIMIT_MSG = b'{"' + _jqguard.LIMIT_KEY.encode() + b'":"string"}'
 
 _MODULE_RE = re.compile(r"\A(?:\s|#[^\n]*\n?)*(import|include|module)\b")
 _LINE_RE = re.compile(r"(at <top-level>, line )(\d+)")
@@ -387,6 +399,8 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
         args = L.jv_object_set(args, L.string(b"ARGS"), args_obj)
         args = L.jv_object_set(args, L.string(b"__pysh_env"), env)
         args = L.jv_object_set(args, L.string(b"__pysh_fnames"), fn_obj)
+        args = L.jv_object_set(args, L.string(b"__pysh_cap"),
+                               L.jv_number(float(shell.budget.limits.max_string_length)))
 
         # ---- callbacks
         errors: list[bytes] = []
@@ -424,7 +438,9 @@ async def _run(shell: Shell, o: dict, flags: set[str]) -> int:
         colors = shell.env.get("JQ_COLORS")
         L.jq_set_colors(encode(colors) if colors else COLORS_16)
 
-        source = encode(PRELUDE + program)
+        # a guarded `*` joins the prelude's line (compile errors count the program's lines)
+        guard, program = _jqguard.unfold(program, shell.budget.limits.max_string_length)
+        source = encode(PRELUDE[:-1] + guard + "\n" + program)
         if not L.jq_compile_args(state, source, args):
             text = b"".join(_fix_lines(m) + b"\n" for m in errors)
             await shell.stderr.write(encode(shell.display(decode(text))))
@@ -544,9 +560,16 @@ class _Watchdog:
         while not self._stop.wait(0.05):
             if self.budget.interrupted or self.budget.expired():
                 with self._lock:
-                    if not self._stop.is_set() and not self.L.jq_halted(self.state):
+                    if self._stop.is_set():
+                        return
+                    if not self.L.jq_halted(self.state):
                         self.fired = True
                         self.L.jq_halt(self.state, self.L.jv_invalid(), self.L.jv_invalid())
+                    # a C builtin (a global regex match) does not look at the halt flag:
+                    # its next search fails at once (see _jqguard.Brake)
+                    _jqguard.Brake.hold(id(self))
+                self._stop.wait(_jqguard.BRAKE_SECONDS)
+                _jqguard.Brake.release(id(self))
                 return
 
     def stop(self) -> None:
@@ -554,6 +577,7 @@ class _Watchdog:
             self._stop.set()
         if self._thread.is_alive():
             self._thread.join()
+        _jqguard.Brake.release(id(self))
 
 
 class _Runner:
@@ -615,11 +639,31 @@ class _Runner:
             k = L.kind(result)
             if k == L.KIND_INVALID:
                 break
-            if k == L.KIND_STRING and L.jv_string_length_bytes(L.jv_copy(result)) > cap:
-                # "x" * 1e9: one C call built it (libjq's halt flag is not looked at inside
-                # one); printing it would be seconds more of C and copies
+            size = L.jv_string_length_bytes(L.jv_copy(result)) if k == L.KIND_STRING else 0
+            if size > cap:
+                # a string past the limit that one C call built (a guarded `*` stops first)
                 L.jv_free(result)
                 raise LimitExceeded("string", f"{cap} bytes")
+            if size > _LONG and (not raw or ascii_) and not self.dumpopts & L.PRINT_COLOR:
+                # jq's printer is one C call, a character at a time: escape it here in
+                # pieces, with the deadline polled between them (jq's text, byte for byte)
+                ret = OK
+                data = L.string_bytes(result)
+                L.jv_free(result)
+                total = len(buf)
+                if seq and not raw:
+                    buf += b"\x1e"
+                for part in _jqguard.dump_string(data, ascii_):
+                    buf += part
+                    total += len(part)
+                    if total > cap:
+                        raise LimitExceeded("string", f"{cap} bytes")
+                    if len(buf) >= 65536:
+                        yield bytes(buf), b""
+                        buf.clear()
+                if not nolf:
+                    buf += b"\n"
+                continue
             if raw and k == L.KIND_STRING:
                 if ascii_:
                     buf += L.dump(result, L.PRINT_ASCII)
@@ -644,6 +688,12 @@ class _Runner:
         msg_out = b""
         if L.jq_halted(self.state):
             code = L.jq_get_exit_code(self.state)
+            em = L.jq_get_error_message(self.state)
+            if L.kind(em) == L.KIND_OBJECT and L.dump(L.jv_copy(em)) == _LIMIT_MSG:
+                L.jv_free(code)
+                L.jv_free(em)
+                L.jv_free(result)
+                raise self.shell.budget.string_error()
             if L.kind(code) == L.KIND_INVALID:
                 self.halt_code = 0
             elif L.kind(code) == L.KIND_NUMBER:
@@ -651,7 +701,6 @@ class _Runner:
             else:
                 self.halt_code = 5
             L.jv_free(code)
-            em = L.jq_get_error_message(self.state)
             ek = L.kind(em)
             if ek == L.KIND_STRING:
                 msg_out = L.string_bytes(em)

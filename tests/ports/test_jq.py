@@ -133,3 +133,39 @@ def test_refuses_when_libjq_would_load_a_host_jq_file(inst, monkeypatch):
     monkeypatch.setattr(jqmod, "_host_jq_file_present", lambda: True)
     r = run(inst, ["jq", "-n", "1"])
     assert r.status == 2 and "~/.jq" in r.err and r.out == ""
+
+
+# every escape class jq knows (quote, backslash, \b\f\n\r\t, other controls, DEL) and
+# non-ASCII on both sides of a surrogate pair, long enough for the chunked printer
+_LONG_STRING = ('[range(0; 70000) | [34, 92, 8, 12, 10, 13, 9, 1, 31, 127, 32, 126, 233, 8232,'
+                ' 65279, 128512, 1114111][. % 17]] | implode')
+
+
+@pytest.mark.parametrize("flags", [[], ["-a"], ["-r", "-a"], ["--seq"]])
+def test_long_string_printed_as_libjq_prints_it(inst, flags):
+    from pysh.ports import _libjq as L
+
+    r = run(inst, ["jq", "-n", *flags, _LONG_STRING])
+    assert r.status == 0, r.err
+    text = run(inst, ["jq", "-n", "-j", _LONG_STRING]).out.encode("utf-8", "surrogateescape")
+    assert len(text) > 70000
+    dump = L.dump(L.string(text), L.PRINT_ASCII if "-a" in flags else 0)
+    assert r.out.encode("utf-8", "surrogateescape") == (b"\x1e" if "--seq" in flags else b"") \
+        + dump + b"\n"
+
+
+def test_folded_repetition_is_guarded_and_unfolded_programs_agree(tree):
+    # number literals whose product could fold a string past the limit are computed at run
+    # time through a guarded `*`: the same results, and the limit before any allocation
+    prog = ('[(1,2) * (3,4)], ("ab" * 2.5), (3 * "ab"), ("x" * -1), ({a:{b:1}} * {a:{c:2}}), '
+            '"x\\(1e3 * 2)", .5e1 * 1E+2, [.[2 * 0]?], (try ([1] * 2) catch .), $__loc__.line')
+    expected = ('[3,6,4,8]\n"abab"\n"ababab"\nnull\n{"a":{"b":1,"c":2}}\n"x2000"\n500\n'
+                '[null]\n"array ([1]) and number (2) cannot be multiplied"\n2\n')
+    with ExecCommand(tree.ws, registry=default_registry()) as ex:
+        assert run(ex, ["jq", "-nc", prog]).out == expected  # folded as jq folds it
+    with ExecCommand(tree.ws, registry=default_registry(),
+                     limits=Limits(max_string_length=1000)) as ex:
+        assert run(ex, ["jq", "-nc", prog]).out == expected  # unfolded
+        for p in [prog + ', ("x" * 1e9)', 'try ("x" * 1001) catch "caught" | length']:
+            with pytest.raises(LimitExceeded, match="string"):
+                run(ex, ["jq", "-nc", p])

@@ -67,27 +67,42 @@ async def show_fd_table_py(shell, argv):
 
 
 async def python2(shell, argv):
-    """The runner's Python 2 shim, in-process: ``python2 -c CODE`` with latin-1 bytes out.
+    """The runner's Python 2 shim, in-process: ``python2 -c CODE ARGS`` with latin-1 bytes
+    out, ``sys.argv`` and a Python 2 ``repr`` of byte strings.
 
     Test infrastructure only (never a pysh command): the spec cases use it to print
     arbitrary bytes.
     """
     import io
     import re
+    import types
 
     a = argv[1:]
     if len(a) < 2 or a[0] != "-c":
         await shell.stderr.write(b"python2 (spec helper): only -c CODE is supported\n")
         return 2
     code = encode(a[1]).decode("latin-1")
-    code = re.sub(r"(?m)^([ \t]*)print[ \t]+(?![(=])(.+)$", r"\1print(\2)", code)
+    code = re.sub(r"(?m)(^|;)([ \t]*)print[ \t]+(?![(=])([^;\n]+)", r"\1\2print(\3)", code)
     buf = io.StringIO()
 
     def _print(*args, sep=" ", end="\n", file=None):
         buf.write(sep.join(str(x) for x in args) + end)
 
+    def _repr(x):  # a Python 2 str is bytes
+        return repr(x.encode("latin-1"))[1:] if isinstance(x, str) else repr(x)
+
+    fake_sys = types.SimpleNamespace(argv=["-c"] + [encode(x).decode("latin-1") for x in a[2:]],
+                                     stdout=buf, stderr=buf)
+    real_import = __import__
+
+    def _import(name, *args, **kw):
+        return fake_sys if name == "sys" else real_import(name, *args, **kw)
+
+    env = {"__name__": "__main__", "print": _print, "repr": _repr,
+           "__builtins__": dict(__builtins__ if isinstance(__builtins__, dict) else vars(__builtins__),
+                                __import__=_import)}
     try:
-        exec(compile(code, "<string>", "exec"), {"__name__": "__main__", "print": _print})
+        exec(compile(code, "<string>", "exec"), env)
     except Exception as e:  # noqa: BLE001 - report like Python would, briefly
         await shell.stdout.write(buf.getvalue().encode("latin-1", "replace"))
         await shell.stderr.write(f"python2: {type(e).__name__}\n".encode())

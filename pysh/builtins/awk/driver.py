@@ -15,6 +15,7 @@ from pysh.builtins.awk.errors import (
     NextFile,
     NextRecord,
 )
+from pysh.builtins.awk.inplace import InPlace
 from pysh.builtins.awk.lexer import unescape_string
 from pysh.builtins.awk.parser import parse
 from pysh.builtins.awk.values import UNINIT, StrNum, looks_numeric, str_to_num, to_num
@@ -32,7 +33,10 @@ POSIX options:\t\tGNU long options: (standard)
 \t-F fs\t\t\t--field-separator=fs
 \t-v var=val\t\t--assign=var=val
 Short options:\t\tGNU long options: (extensions)
+\t-e 'program-text'\t--source='program-text'
+\t-E file\t\t\t--exec=file
 \t-h\t\t\t--help
+\t-i inplace\t\t--include=inplace (edit each file in place)
 \t-V\t\t\t--version
 
 Commands in pipes, getline and system() run in-process in the sandbox.
@@ -74,13 +78,50 @@ class Source:
         return name, line - first + 1
 
 
+class Options:
+    """What the command line asked for besides the program and its operands."""
+
+    def __init__(self) -> None:
+        self.fs: str | None = None
+        self.assigns: list[str] = []
+        self.sources: list[tuple[str, str]] = []  # ("f", progfile) or ("e", text), in order
+        self.includes: list[str] = []  # -i / --include
+        self.warnings: list[str] = []
+
+
+_LONG = {"field-separator": "F", "assign": "v", "file": "f", "source": "e", "include": "i",
+         "exec": "E", "bignum": "M", "optimize": "O", "no-optimize": "s", "help": "h",
+         "version": "V", "posix": "P", "traditional": "c", "re-interval": "r"}
+_WITH_ARG = "FvfeiE"
+
+
 def parse_args(argv: list[str]):
-    """(fs, assignments, progfiles, program text or None, operands)."""
-    fs = None
-    assigns: list[str] = []
-    progfiles: list[str] = []
+    """("help"|"version", ...) or (Options, program text or None, operands)."""
+    o = Options()
     i = 1
     n = len(argv)
+
+    def take(key: str, val: str) -> bool:
+        """Record an option with its argument; True when option parsing stops here (-E)."""
+        if key == "F":
+            o.fs = val
+        elif key == "v":
+            o.assigns.append(val)
+        elif key in "fE":
+            o.sources.append(("f", val))
+        elif key == "e":
+            o.sources.append(("e", val))
+        elif key == "i":
+            o.includes.append(val)
+        return key == "E"
+
+    def flag(key: str):
+        if key in "hV":
+            return "help" if key == "h" else "version"
+        if key == "M":
+            o.warnings.append("-M ignored: MPFR/GMP support not compiled in")
+        return None  # P c r O s: already so, or nothing to do
+
     while i < n:
         a = argv[i]
         if a == "--":
@@ -90,75 +131,63 @@ def parse_args(argv: list[str]):
             break
         if a.startswith("--"):
             name, eq, val = a[2:].partition("=")
-            longs = {"field-separator": "F", "assign": "v", "file": "f", "help": "h",
-                     "version": "V", "posix": "P", "traditional": "c", "re-interval": "r"}
-            matches = [k for k in longs if k.startswith(name)] if name else []
-            if name in longs:
+            matches = [k for k in _LONG if k.startswith(name)] if name else []
+            if name in _LONG:
                 matches = [name]
             if len(matches) != 1:
                 if matches:
                     raise Usage(f"option '{a}' is ambiguous")
                 raise Usage(f"unrecognized option '{a}'")
-            key = longs[matches[0]]
-            if key in "Fvf":
+            key = _LONG[matches[0]]
+            i += 1
+            if key in _WITH_ARG:
                 if not eq:
-                    i += 1
                     if i >= n:
                         raise Usage(f"option '--{matches[0]}' requires an argument")
                     val = argv[i]
-                if key == "F":
-                    fs = val
-                elif key == "v":
-                    assigns.append(val)
-                else:
-                    progfiles.append(val)
-            elif key == "h":
-                return "help", None, None, None, None
-            elif key == "V":
-                return "version", None, None, None, None
-            i += 1
+                    i += 1
+                if take(key, val):
+                    break
+            elif (done := flag(key)) is not None:
+                return done, None, None
             continue
         if a in ("-version", "-W"):
             if a == "-W" and i + 1 < n:
                 i += 1
                 if argv[i].startswith("v"):
-                    return "version", None, None, None, None
+                    return "version", None, None
                 i += 1
                 continue
-            return "version", None, None, None, None
+            return "version", None, None
         j = 1
+        stop = False
         while j < len(a):
             c = a[j]
-            if c in "Fvf":
+            if c in _WITH_ARG:
                 val = a[j + 1:]
                 if not val:
                     i += 1
                     if i >= n:
                         raise Usage(f"option requires an argument -- {c}")
                     val = argv[i]
-                if c == "F":
-                    fs = val
-                elif c == "v":
-                    assigns.append(val)
-                else:
-                    progfiles.append(val)
+                stop = take(c, val)
                 break
-            if c == "h":
-                return "help", None, None, None, None
-            if c == "V":
-                return "version", None, None, None, None
-            if c in "Pcr":  # --posix, --traditional, --re-interval: already so
+            if c in "hVPcrMOs":
+                if (done := flag(c)) is not None:
+                    return done, None, None
                 j += 1
                 continue
             raise Usage(f"invalid option -- '{c}'")
         i += 1
+        if stop:
+            break
     program = None
-    if not progfiles:
+    if not o.sources:
         if i >= n:
             raise Usage("")
         program = argv[i]
         i += 1
-    return fs, assigns, progfiles, program, argv[i:]
+    return o, program, argv[i:]
 
 
 async def main(shell, argv: list[str]) -> int:
@@ -175,7 +204,17 @@ async def main(shell, argv: list[str]) -> int:
     if parsed[0] == "version":
         await shell.stdout.write(encode(VERSION))
         return 0
-    fs, assigns, progfiles, program, operands = parsed
+    opts, program, operands = parsed
+    for w in opts.warnings:
+        await shell.error(PROG, f"warning: {w}")
+    inplace = InPlace()
+    for name in opts.includes:
+        if name not in ("inplace", "inplace.awk"):
+            await shell.error(PROG, f"fatal: cannot open source file `{name}' for reading: "
+                                    "No such file or directory")
+            return 2
+        inplace.enabled = True
+    assigns = [a for a in opts.assigns if not inplace.option(a)]
     for a in assigns:
         if not _VAR_ASSIGN.match(a):
             await shell.stderr.write(encode(
@@ -184,23 +223,26 @@ async def main(shell, argv: list[str]) -> int:
     src = Source()
     if program is not None:
         src.add(program, "cmd. line")
-    else:
-        for pf in progfiles:
-            try:
-                if pf in ("-", "/dev/stdin"):
-                    data = await shell.stdin.read()
-                else:
-                    data = shell.fs.read_bytes(pf)
-            except FileSystemError as e:
-                await shell.error(PROG, f"fatal: cannot open source file `{pf}' for reading: "
-                                        f"{e.strerror}")
-                return 2
-            except IsADirectoryError:
-                await shell.error(PROG, f"fatal: cannot open source file `{pf}' for reading: "
-                                        "Is a directory")
-                return 2
-            src.add(decode(data), pf)
-    return await run_program(shell, src, fs, assigns, operands)
+    for kind, value in opts.sources:
+        if kind == "e":
+            src.add(value, "cmd. line")
+            continue
+        try:
+            if value in ("-", "/dev/stdin"):
+                data = await shell.stdin.read()
+            else:
+                data = shell.fs.read_bytes(value)
+        except FileSystemError as e:
+            await shell.error(PROG, f"fatal: cannot open source file `{value}' for reading: "
+                                    f"{e.strerror}")
+            return 2
+        except IsADirectoryError:
+            await shell.error(PROG, f"fatal: cannot open source file `{value}' for reading: "
+                                    "Is a directory")
+            return 2
+        src.add(decode(data), value)
+    return await run_program(shell, src, opts.fs, assigns, operands,
+                             inplace if inplace.enabled else None)
 
 
 def _syntax_message(src: Source, e: AwkSyntaxError) -> str:
@@ -212,7 +254,7 @@ def _syntax_message(src: Source, e: AwkSyntaxError) -> str:
     return f"{prefix}{text}\n{prefix}{' ' * e.col}^ {e.msg}\n"
 
 
-async def run_program(shell, src: Source, fs, assigns, operands) -> int:
+async def run_program(shell, src: Source, fs, assigns, operands, inplace=None) -> int:
     try:
         prog, warnings = parse(src.text)
         comp = Compiler(prog, src.text, icase=any(
@@ -241,6 +283,7 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
     rt.last_rule_line = comp.last_rule_line
     rt.program_names_forbidden = frozenset(prog.functions) | {"function", "BEGIN", "END"}
     rt.icase_mode = comp.icase
+    rt.inplace = inplace
     _populate(g, rt, comp, operands, shell)
     rt._prep_fs()
     exec(code, g)  # noqa: S102 - our own generated code
@@ -274,6 +317,8 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
             except AwkExit as e:
                 if e.status is not None:
                     status = e.status
+            if inplace is not None:  # the last file is written before END runs
+                await inplace.end(rt)
             try:
                 try:
                     await g["_end"]()
@@ -335,6 +380,8 @@ async def run_program(shell, src: Source, fs, assigns, operands) -> int:
 
 async def _finish_quietly(rt) -> None:
     try:
+        if rt.inplace is not None:  # a fatal error: the file being edited keeps its text
+            await rt.inplace.abandon(rt)
         await rt.stdout.flush()
         await rt.stderr.flush()
         for o in list(rt.outputs.values()):

@@ -142,10 +142,10 @@ def sprintf(fmt: str, args: list, ctx: FormatCtx | None, check_len, max_len: int
     pos = 0
     argi = 0
     nargs = len(args)
-    m = None
 
     def next_arg(at: int):
-        at = m.end() - 1 if m is not None else at
+        """The next argument; ``at`` is where the caret goes when there is none left (the
+        star or the conversion that wanted it)."""
         nonlocal argi
         if argi >= nargs:
             raise AwkFatal("not enough arguments to satisfy format string\n\t`" + fmt
@@ -170,7 +170,7 @@ def sprintf(fmt: str, args: list, ctx: FormatCtx | None, check_len, max_len: int
         width: int | None = None
         prec: int | None = None
         if width_s == "*":
-            w = int(_trunc(tonum(next_arg(j))))
+            w = int(_trunc(tonum(next_arg(fmt.find("*", j, pos)))))
             if w < 0:
                 flags += "-"
                 w = -w
@@ -179,7 +179,7 @@ def sprintf(fmt: str, args: list, ctx: FormatCtx | None, check_len, max_len: int
             width = int(width_s)
         if prec_s is not None:
             if prec_s == "*":
-                p = int(_trunc(tonum(next_arg(j))))
+                p = int(_trunc(tonum(next_arg(fmt.find(".*", j, pos) + 1))))
                 prec = p if p >= 0 else None
             else:
                 prec = int(prec_s or "0")
@@ -194,7 +194,7 @@ def sprintf(fmt: str, args: list, ctx: FormatCtx | None, check_len, max_len: int
             continue
         if conv not in "cdiouxXeEfFgGs":
             raise AwkFatal(f"`{conv}' is not permitted in POSIX awk formats")
-        arg = next_arg(j)
+        arg = next_arg(pos - 1)
         if conv == "s":
             s = tostr(arg)
             if prec is not None:

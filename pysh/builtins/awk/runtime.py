@@ -598,6 +598,8 @@ class Runtime(GawkMixin):
             g["V_" + name] = value
 
     # -- main input ----------------------------------------------------------------
+    inplace = None  # an InPlace editor (-i inplace): it starts before BEGINFILE, as gawk's
+
     async def open_next(self) -> bool:
         """Open the next input operand from ARGV (handling var=value operands)."""
         g = self.g
@@ -624,10 +626,14 @@ class Runtime(GawkMixin):
             if self.beginfile is None:
                 self.cur = self.open_main_file(arg)
                 g["V_FILENAME"] = arg
+                if self.inplace is not None:
+                    await self.inplace.begin(self, arg)
                 return True
             g["V_FILENAME"] = arg
             try:
                 self.cur = self.open_main_file(arg)
+                if self.inplace is not None:
+                    await self.inplace.begin(self, arg)
                 g["V_ERRNO"] = ""
             except AwkFatal as e:
                 # BEGINFILE sees the error in ERRNO and may skip the file with nextfile
@@ -647,6 +653,8 @@ class Runtime(GawkMixin):
             self.cur = RecordReader(self, self.shell.stdin, "-", own=False)
             g["V_FNR"] = 0.0
             g["V_FILENAME"] = self.stdin_filename
+            if self.inplace is not None:
+                await self.inplace.begin(self, "-")
             if self.beginfile is not None and not await self._run_beginfile():
                 self.cur = None
                 self.end_pending = True

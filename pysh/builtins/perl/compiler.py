@@ -1003,17 +1003,7 @@ class Compiler:
         return lambda f: len(arr(f)) - 1
 
     def l_aslice(self, node):
-        arr = self.array_container(node[1])
-        idx = self.listv(node[2])
-
-        def sl(f):
-            a = arr(f)
-            out = []
-            for i in idx(f):
-                i = to_int(i)
-                out.append(a[i] if -len(a) <= i < len(a) else None)
-            return out
-        return sl
+        return _index_slice(self.array_container(node[1]), self.listv(node[2]))
 
     def s_aslice(self, node):
         fn = self.l_aslice(node)
@@ -1029,17 +1019,7 @@ class Compiler:
         return lambda f: (fn(f) or [None])[-1]
 
     def l_lslice(self, node):
-        lst = self.listv(node[1])
-        idx = self.listv(node[2])
-
-        def sl(f):
-            a = lst(f)
-            out = []
-            for i in idx(f):
-                i = to_int(i)
-                out.append(a[i] if -len(a) <= i < len(a) else None)
-            return out
-        return sl
+        return _index_slice(self.listv(node[1]), self.listv(node[2]))
 
     def s_lslice(self, node):
         fn = self.l_lslice(node)
@@ -2136,6 +2116,18 @@ class Compiler:
 
 
 # ------------------------------------------------------------------------ helpers
+def _index_slice(container, indexes):
+    """An array or list slice: one element (or undef) per index, negative indexes from the end."""
+    def sl(f):
+        a = container(f)
+        out = []
+        for i in indexes(f):
+            i = to_int(i)
+            out.append(a[i] if -len(a) <= i < len(a) else None)
+        return out
+    return sl
+
+
 def _setter0(slot: int):
     def put(f, v):
         f.pad[slot] = v

@@ -16,6 +16,10 @@ from __future__ import annotations
 
 import re
 
+# What `require` may name: pragmas, which load nothing pysh's perl lacks (its modules are
+# reached through `use`'s imports, not fully qualified names).
+_REQUIRABLE = frozenset(("strict", "warnings", "integer", "vars", "feature"))
+
 
 class PerlSyntaxError(Exception):
     def __init__(self, message: str, line: int):
@@ -347,6 +351,19 @@ class Parser:
                 self.features.add("say")
             return None
         return ("use", name, args, w == "no")
+
+    def require_expr(self):
+        """`require VERSION` and `require Module` (loads, imports nothing): true when the
+        version or module is one this perl has; a file name would run code from a file."""
+        m = re.compile(r"\s*(v?5[\d.]*|[A-Za-z_][\w:]*)").match(self.src, self.pos)
+        if not m:
+            raise self.unsupported("require FILE")
+        name = m.group(1)
+        self.pos = m.end()
+        version = name[0] in "v5" and name[1:2].isdigit() or name.startswith("5")
+        if not version and name not in _REQUIRABLE:
+            raise self.unsupported(f"the module {name}")
+        return ("num", 1)
 
     # -- expressions ------------------------------------------------------------------------
     def expr(self):
@@ -817,6 +834,8 @@ class Parser:
             if self.peek("{"):
                 return ("do_block", self.block())
             raise self.unsupported("do FILE")
+        if w == "require":
+            return self.require_expr()
         if w == "eval":
             if self.peek("{"):
                 return ("eval_block", self.block())

@@ -544,8 +544,9 @@ class _Printer:
         self.newline("done")
 
     def arith_for(self, c: A.ArithFor) -> None:
-        def t(e):
-            return e.text.lstrip() if e is not None else ""
+        def t(e):  # an empty part is printed as 1 (what it means)
+            text = e.text.lstrip() if e is not None else ""
+            return text if text.strip() else "1"
 
         self.w(f"for (({t(c.init)}; {t(c.cond)}; {t(c.step)}))")
         self.newline("do\n")

@@ -213,6 +213,21 @@ def _byte_char(b: int) -> str:
     return chr(b) if b < 0x80 else chr(0xDC00 + b)
 
 
+def code_point(v: int) -> str:
+    """A \\u/\\U escape's code point as bash writes it in UTF-8: a surrogate or a
+    value past U+10FFFF is still encoded by the UTF-8 scheme (up to 6 bytes, raw
+    bytes here); 0x80000000 and above give nothing."""
+    if v < 0xD800 or 0xE000 <= v <= 0x10FFFF:
+        return chr(v)
+    if v >= 0x80000000:
+        return ""
+    n = 3 if v < 0x10000 else 4 if v < 0x200000 else 5 if v < 0x4000000 else 6
+    lead = (0, 0, 0, 0xE0, 0xF0, 0xF8, 0xFC)[n]
+    out = [0x80 | (v >> 6 * k & 0x3F) for k in range(n - 1)]
+    out.append(lead | v >> 6 * (n - 1))
+    return "".join(chr(0xDC00 + b) for b in reversed(out))
+
+
 def decode_ansi_c(s: str) -> str:
     """Decode the body of a ``$'...'`` string as bash does."""
     if "\\" not in s:
@@ -253,10 +268,7 @@ def decode_ansi_c(s: str) -> str:
             if k == i:
                 out.append("\\" + e)
             else:
-                try:
-                    out.append(chr(int(s[i:k], 16)))
-                except (ValueError, OverflowError):
-                    out.append("\\" + e + s[i:k])
+                out.append(code_point(int(s[i:k], 16)))
             i = k
         elif e == "c":
             if i < n:
@@ -2180,7 +2192,9 @@ class Lexer:
                 (self.line_at(max(i - 1, 0)), f"warning: here-document at line {hd.line} delimited "
                  f"by end-of-file (wanted `{hd.node.delimiter}')"))
 
-    def _heredoc_parts(self, raw, line):
+    def _heredoc_parts(self, raw, line, escapes="$`\\"):
+        """An unquoted here-doc body's parts (``escapes``: what a backslash quotes; a
+        prompt string adds the double quote)."""
         if "$" not in raw and "`" not in raw and "\\" not in raw:
             return [A.Lit(raw)] if raw else []
         sub = self.sub_lexer(raw, line)
@@ -2191,7 +2205,7 @@ class Lexer:
         while i < n:
             c = raw[i]
             tick()
-            if c == "\\" and i + 1 < n and raw[i + 1] in "$`\\":
+            if c == "\\" and i + 1 < n and raw[i + 1] in escapes:
                 parts.append(A.Lit(raw[i + 1]))
                 i += 2
                 continue

@@ -542,8 +542,8 @@ def _new_lexer(text="", readline=None, *, line=1, extglob=False, name="pysh",
 
 def parse_prompt_parts(text: str, *, name: str = "pysh") -> list:
     """A prompt string's expansions ($x, ${...}, $(...), $((...)), `...`) as word parts,
-    parsed as bash parses an unquoted here-document body: quotes stay literal."""
-    return _new_lexer(text, None, name=name)._heredoc_parts(text, 1)
+    parsed as the inside of double quotes: quotes stay literal, \\" is a quote."""
+    return _new_lexer(text, None, name=name)._heredoc_parts(text, 1, '$`\\"')
 
 
 class CommandReader:

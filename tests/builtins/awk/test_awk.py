@@ -60,6 +60,13 @@ def test_syntax_errors(prog, caret_col, msg):
     assert "Traceback" not in r.err
 
 
+def test_bignum_flag_warns_and_computes_with_doubles():
+    # pysh has no MPFR: -M says so as a gawk built without it does, and goes on
+    r = awk("-M", "BEGIN { print 2^10, 2^53 + 1 }")
+    assert (r.status, r.stdout) == (0, b"1024 9007199254740992\n")
+    assert r.err == "awk: warning: -M ignored: MPFR/GMP support not compiled in\n"
+
+
 def test_syntax_error_in_progfile_names_file_and_line():
     r = awk("-f", "p.awk", files={"p.awk": "BEGIN {\n  x = 1\n  y = 1 +\n}\n"})
     assert r.status == 2

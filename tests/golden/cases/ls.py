@@ -17,6 +17,7 @@ def lc(name, *args, files=TREE, **kw):
     return c(name, *args, files=files, subst=OWNER, **kw)
 
 
+SIZED = {"big": "x" * 5000, "small": "ab", "notes.md": "", "b~": "", ".h~": "", "keep": ""}
 NONUTF8 = {b"caf\xe9".decode("utf-8", "surrogateescape"): "x", "plain": "",
            "new\nline": "", "sp ace": "", "it's": ""}
 
@@ -117,4 +118,17 @@ CASES += [
     c("bad_format", "--format=frob"),
     c("bad_color", "--color=frob"),
     c("bad_quoting", "--quoting-style=frob"),
+    # --block-size scales -l's size column: a unit alone is named after each size
+    *[lc(f"block_size_{n}", "-l", "--time-style=+", f"--block-size={v}", "big", "small",
+         files=SIZED) for n, v in (("K", "K"), ("1K", "1K"), ("KB", "KB"), ("KiB", "KiB"),
+                                   ("M", "M"), ("2048", "2048"), ("human", "human-readable"),
+                                   ("si", "si"), ("quote", "'1"))],
+    lc("block_size_then_h", "-l", "--time-style=+", "--block-size=K", "-h", "big", files=SIZED),
+    c("block_size_zero", "-l", "--block-size=0", "big", files=SIZED),
+    c("block_size_bad", "-l", "--block-size=x", "big", files=SIZED),
+    c("ignore_short", "-I", "*.md", "-I", "b*", files=SIZED),
+    c("ignore_long", "--ignore=*~", files=SIZED),
+    c("ignore_backups", "-B", files=SIZED),
+    c("ignore_backups_all", "-aB", files=SIZED),
+    c("hide_vs_all", "--hide=*.md", "-a", files=SIZED),
 ]

@@ -414,4 +414,7 @@ CASES = [
     c("unbalanced_brace", "-e", "if (1) { print 1"),
     c("multiple_e", "-e", "print 'a';", "-e", "print \"b\\n\""),
     c("check_syntax", "-c", "-e", "print 1"),
+    # require of a pragma or a version loads nothing and is true
+    c("require_pragma", "-le", "require strict; require warnings; print 1 if require integer"),
+    c("require_version", "-le", "require 5.006; require v5.10; print 'ok'"),
 ]

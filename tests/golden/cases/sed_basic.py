@@ -133,6 +133,10 @@ CASES = [
     c("w_stdout", ["sed", "-n", "2w /dev/stdout", "n3"]),
     c("w_stderr", ["sed", "-n", "2w /dev/stderr", "n3"]),
     c("W_stdout", ["sed", "-n", "N;W /dev/stdout", "n3"]),
+    # a w to /dev/stdout has its own missing-newline state, as a w file (GNU sed)
+    c("w_stdout_last_line_no_newline", ["sed", "w /dev/stdout", "nonl"]),
+    c("w_stdout_and_p_no_newline", ["sed", "-n", "p;w /dev/stdout", "nonl"]),
+    c("s_w_stdout_no_newline", ["sed", "s/o/0/w /dev/stdout", "nonl"]),
     c("y_cmd", ["sed", "y/abc/xyz/", "-"], stdin="aabbcc\n"),
     c("y_escapes", ["sed", "y/a\\nb/\\tX\\n/", "-"], stdin="ab\n"),
     c("y_delim", ["sed", "y,a\\,b,x\\,y,", "-"], stdin="a,b\n"),

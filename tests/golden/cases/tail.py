@@ -59,6 +59,8 @@ CASES = [
     dict(name="bad_sleep", argv=["tail", "-s", "abc", "-f", "f"]),
     dict(name="f_pipe", argv=["tail", "-f", "-n", "2"], stdin="a\nb\nc\n"),
     dict(name="retry_nofollow", argv=["tail", "--retry", "-n", "1", "short"]),
+    dict(name="pid_nofollow", argv=["tail", "--pid=1", "-n", "1", "short"]),
+    dict(name="pid_retry_nofollow", argv=["tail", "--retry", "--pid=1", "-n", "1", "short"]),
 ]
 for c in CASES:
     c.setdefault("files", FILES)

@@ -1,11 +1,12 @@
 """Golden cases: GNU tar 1.34's flags agents type: --exclude (unanchored, wildcards),
 --exclude-vcs, --exclude-from/-X, --wildcards for members, --transform/--xform,
---owner/--group/--mtime on create, -a (compression by suffix)."""
+--owner/--group/--mtime on create, -a (compression by suffix), -T/--files-from name lists."""
 
 FILES = {
     "proj/src/a.py": "a\n", "proj/src/a.o": "o\n", "proj/.git/HEAD": "g\n",
     "proj/.git/objects/": None, "proj/build/x": "b\n", "proj/sub/build/y": "c\n",
     "proj/.gitignore": "i\n", "proj/README": "t\n", "ex.txt": "*.o\nbuild\n",
+    "names.txt": "proj/README\n\nproj/src/a.py\n",
 }
 
 
@@ -38,4 +39,16 @@ CASES = [
       "proj/README && tar -tvf t.tar && tar --numeric-owner -tvf t.tar"),
     s("auto_compress", "tar -caf t.tar.gz proj/README && tar -tzf t.tar.gz && "
       "od -An -tx1 -N2 t.tar.gz"),
+    # -T lists stand where they stand among the operands; '-' is stdin; --null splits on NUL
+    s("files_from_order", "tar -cf t.tar proj/.gitignore -T names.txt ex.txt && tar -tf t.tar"),
+    s("files_from_stdin", "find proj/src -type f | sort | tar -cf t.tar -T - && tar -tf t.tar"),
+    s("files_from_null", "printf 'ex.txt\\0proj/README\\0' > n0 && tar -cf t.tar --null -T n0 "
+      "&& tar -tf t.tar"),
+    s("files_from_long", "tar -cf t.tar --files-from names.txt && tar -tf t.tar && "
+      "tar -cf u.tar --files-from=names.txt proj/build && tar -tf u.tar"),
+    s("files_from_cluster", "tar -cvT names.txt -f t.tar && tar -tf t.tar"),
+    s("files_from_extract", "tar -cf t.tar proj/src proj/README && mkdir o && tar -xvf t.tar -C o -T names.txt "
+      "&& find o | sort"),
+    s("files_from_missing", "tar -cf t.tar -T nope.txt; echo status $?"),
+    s("files_from_bad_name", "tar -cf t.tar -T ex.txt; echo status $?"),
 ]
