@@ -466,11 +466,13 @@ class Sandbox:
 
     def apply(self, paths: Iterable[str] | None = None) -> ApplyResult:
         """Write the changes (those at or beneath ``paths``, virtual or relative to the
-        workspace; all for None) to the host directories. Each file is written beside
-        under a temporary name, fsynced and renamed into place (deletions last), so a
-        crash leaves each file old or new. A path whose host entry changed since the
-        sandbox first read it (or appeared meanwhile) is refused: the result lists it in
-        ``conflicts`` with the reason, and it stays a change of the sandbox."""
+        workspace; all for None) to the host directories, all or nothing: a path whose
+        host entry changed since the sandbox first read it (or appeared meanwhile) is a
+        conflict, and any conflict refuses the whole apply (``conflicts`` lists each with
+        the reason, ``applied`` is empty; the changes stay the sandbox's). Otherwise
+        every new version is written beside its place under a temporary name and
+        fsynced, then renamed into place (deletions after), so a crash leaves each file
+        old or new (:func:`pysh.shellkit.changes.apply`)."""
         if isinstance(paths, str):
             paths = [paths]
         with self._idle():
@@ -493,8 +495,10 @@ class Sandbox:
         """The session as bytes: a versioned header holding the shell state (variables
         with their attributes, arrays, functions, aliases, options, traps, cwd, directory
         stack, ``$?``, ``PIPESTATUS``) and the overlay mounts' whiteouts, then a tar
-        stream of their upper layers and of ``/tmp``. :meth:`restore` rebuilds a sandbox
-        from it. (Without an overlay the workspace itself is not in it: it is the host's.)"""
+        stream of their upper layers, of ``/tmp`` and of the home directory when it is
+        the sandbox's own throwaway one (a ``home=`` directory is the embedder's, kept on
+        the host like the workspace). :meth:`restore` rebuilds a sandbox from it.
+        (Without an overlay the workspace itself is not in it: it is the host's.)"""
         with self._idle():
             return self._snapshot()
 
@@ -514,6 +518,9 @@ class Sandbox:
         }
         trees = [("tmp", ex.table.root_fd(ex.table.get("/tmp")))]
         trees += [(f"u{i}", layer.upper_fd) for i, (_, layer) in enumerate(overlays)]
+        if ex.ephemeral_home is not None:  # pysh's own throwaway home: part of the session
+            header["home"] = True
+            trees.append(("home", ex.table.root_fd(ex.table.get(ex.home))))
         return snapshot.pack(header, trees)
 
     @classmethod
@@ -558,6 +565,12 @@ class Sandbox:
         ex = self._ex
         layers = {m.virtual: (m, layer) for m, layer in ex._overlays()}
         dests = {"tmp": ex.table.root_fd(ex.table.get("/tmp"))}
+        if header.get("home"):
+            if ex.ephemeral_home is None:
+                raise snapshot.SnapshotError(
+                    "the snapshot holds the session's home directory: restore it into a "
+                    "sandbox with its own home (no home= directory)")
+            dests["home"] = ex.table.root_fd(ex.table.get(ex.home))
         states = []
         for i, o in enumerate(header.get("overlays") or []):
             if not isinstance(o, dict) or o.get("virtual") not in layers:

@@ -22,6 +22,7 @@ timeouts all come back as tool results.
 # annotations with typing.get_type_hints, which must resolve them at run time.
 
 import os
+import re
 import sys
 import weakref
 
@@ -57,7 +58,7 @@ options:
                            (HOST defaults to 127.0.0.1)
   --state-dir DIR          save the session (shell state, overlay changes, /tmp) in
                            DIR after each call and resume it when the server restarts
-                           (stdio)
+                           (stdio: the one session; HTTP: each by its Mcp-Session-Id)
 """
 
 DEFAULT_TIMEOUT = 120.0
@@ -130,9 +131,6 @@ def parse_args(argv):
     if o.timeout is None and "timeout" not in o.limits:
         o.timeout = DEFAULT_TIMEOUT
     if state_dir is not None:
-        if http is not None:
-            raise _UsageError("--state-dir: for stdio only (an HTTP session's id does not "
-                              "outlive the server)")
         if not os.path.isdir(state_dir):
             raise _UsageError(f"--state-dir: not a directory: {state_dir}")
     o.state_dir = state_dir
@@ -159,7 +157,8 @@ def _parse_http(spec: str):
 
 
 class SessionSandboxes:
-    """One :class:`pysh.Sandbox` per MCP session, created on first use, closed with it."""
+    """One :class:`pysh.Sandbox` per MCP session, created on first use (``factory(session)``),
+    closed with it."""
 
     def __init__(self, factory) -> None:
         self._factory = factory
@@ -172,10 +171,10 @@ class SessionSandboxes:
         except TypeError:  # not weak-referenceable: keep it by identity
             sb = self._by_key.get(id(session))
             if sb is None:
-                sb = self._by_key[id(session)] = self._factory()
+                sb = self._by_key[id(session)] = self._factory(session)
             return sb
         if sb is None or sb.closed:
-            sb = self._factory()
+            sb = self._factory(session)
             self._weak[session] = sb
             weakref.finalize(session, sb.close)
         return sb
@@ -195,25 +194,29 @@ def build_server(options, sandbox_factory=None):
     from pysh.api import TOOL_DESCRIPTION, Sandbox
     from pysh.shellkit import FileSystemError
 
-    state_file = None
-    if getattr(options, "state_dir", None):
-        state_file = os.path.join(options.state_dir, "session.snapshot")
+    state_dir = getattr(options, "state_dir", None)
+    state_files: dict[int, str] = {}  # id(sandbox) -> where --state-dir keeps its session
     if sandbox_factory is None:
         def make():
             ex = cli.build_instance(options)
             return Sandbox._from_instance(ex, set_on=options.set_on, set_off=options.set_off)
 
-        def sandbox_factory():
+        def sandbox_factory(session=None):
             sb = make()
-            if state_file is not None and not _resume(sb, state_file):
-                sb.close()  # half restored: start afresh
-                sb = make()
+            path = state_file(state_dir, session)
+            if path is not None:
+                if not _resume(sb, path):
+                    sb.close()  # half restored: start afresh
+                    sb = make()
+                state_files[id(sb)] = path
+                weakref.finalize(sb, state_files.pop, id(sb), None)
             return sb
 
     async def persist(sb) -> None:
         """--state-dir: the session saved after each call (a restart resumes it)."""
-        if state_file is not None:
-            await sb._between_calls(_save, sb, state_file)
+        path = state_files.get(id(sb))
+        if path is not None:
+            await sb._between_calls(_save, sb, path)
 
     sandboxes = SessionSandboxes(sandbox_factory)
     server = MCPServer(SERVER_NAME, instructions=instructions(options), log_level="WARNING",
@@ -306,6 +309,8 @@ def build_server(options, sandbox_factory=None):
             r = sb._ex.apply_changes(sb._virtual_paths(paths))
             lines = [f"applied {p}" for p in r.applied]
             lines += [f"conflict {p}: {why}" for p, why in r.conflicts]
+            if r.conflicts:
+                lines.append("nothing applied (all or nothing)")
             return text_result("\n".join(lines or ["(no changes)"]) + "\n", bool(r.conflicts))
 
         return await between_calls(ctx, fn)
@@ -331,7 +336,8 @@ def build_server(options, sandbox_factory=None):
                         annotations=ToolAnnotations(destructive_hint=True, open_world_hint=False),
                         description="Write the session's changes (all, or those at or beneath "
                                     "`paths`) to the host directory. A file changed on the host "
-                                    "since the session read it is refused as a conflict.")
+                                    "since the session read it is a conflict, and any "
+                                    "conflict refuses the whole apply (nothing is written).")
         server.add_tool(discard_changes, name="discard_changes",
                         annotations=ToolAnnotations(destructive_hint=True, open_world_hint=False),
                         description="Drop every change of the session: the workspace shows the "
@@ -349,6 +355,107 @@ def build_server(options, sandbox_factory=None):
                     annotations=ToolAnnotations(title="Write a file", destructive_hint=True,
                                                 open_world_hint=False))
     return server, sandboxes
+
+
+_SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
+
+
+def state_file(state_dir: str | None, session) -> str | None:
+    """Where ``--state-dir`` keeps a session: ``session.snapshot`` for the one stdio
+    session, ``session-<Mcp-Session-Id>.snapshot`` for an HTTP one (None: not kept)."""
+    if not state_dir:
+        return None
+    sid = getattr(session, "session_id", None)
+    if sid is None:
+        return os.path.join(state_dir, "session.snapshot")
+    if not isinstance(sid, str) or not _SESSION_ID.fullmatch(sid):
+        return None
+    return os.path.join(state_dir, f"session-{sid}.snapshot")
+
+
+def resumable(manager, state_dir: str) -> None:
+    """Let the HTTP sessions saved in ``state_dir`` outlive the server: a request naming a
+    session id the (restarted) server does not know, but whose state is saved, brings
+    the session back under that id (the client saw nothing but a dropped connection);
+    its first tool call restores the shell. A DELETE ends a session and drops its state.
+
+    The SDK answers an unknown id with 404 and has no hook for this, so the revival
+    goes through its session manager's own steps (admit a transport under the id, serve
+    it; a ``notifications/initialized`` opens it as the handshake had); should the SDK
+    change underneath, a request gets the 404 it would have had anyway."""
+    from mcp.server.streamable_http import StreamableHTTPServerTransport
+
+    inner = manager._handle_stateful_request
+
+    async def handle(scope, receive, send) -> None:
+        sid = _header(scope, b"mcp-session-id")
+        path = state_file(state_dir, _Sid(sid)) if sid else None
+        if path is not None and scope.get("method") == "DELETE":
+            await inner(scope, receive, send)
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            return
+        if path is not None and os.path.isfile(path):
+            try:
+                async with manager._session_creation_lock:
+                    revive = sid not in manager._server_instances and (
+                        manager.max_sessions is None
+                        or len(manager._server_instances) < manager.max_sessions)
+                    if revive:
+                        transport = StreamableHTTPServerTransport(
+                            mcp_session_id=sid, is_json_response_enabled=manager.json_response,
+                            event_store=manager.event_store,
+                            security_settings=manager.security_settings,
+                            retry_interval=manager.retry_interval,
+                            idle_timeout=manager.session_idle_timeout)
+                        manager._server_instances[sid] = transport
+                if revive:
+                    await manager._serve_opening_request(transport, *_initialized(scope, sid))
+            except (AttributeError, TypeError):
+                pass  # not this SDK: the 404
+        await inner(scope, receive, send)
+
+    manager._handle_stateful_request = handle
+
+
+class _Sid:
+    __slots__ = ("session_id",)
+
+    def __init__(self, sid: str) -> None:
+        self.session_id = sid
+
+
+def _header(scope, name: bytes) -> str | None:
+    for k, v in scope.get("headers") or ():
+        if k.lower() == name:
+            return v.decode("latin-1")
+    return None
+
+
+def _initialized(scope, sid: str):
+    """(scope, receive, send) of a ``notifications/initialized`` POST in session ``sid``,
+    from the headers of the client's own request (host, origin, protocol version)."""
+    body = b'{"jsonrpc":"2.0","method":"notifications/initialized"}'
+    keep = {b"host", b"origin", b"mcp-protocol-version", b"authorization"}
+    headers = [(k, v) for k, v in scope.get("headers") or () if k.lower() in keep]
+    headers += [(b"content-type", b"application/json"),
+                (b"accept", b"application/json, text/event-stream"),
+                (b"mcp-session-id", sid.encode()), (b"content-length", str(len(body)).encode())]
+    sent = False
+
+    async def receive():
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message) -> None:
+        pass
+
+    return dict(scope, method="POST", headers=headers), receive, send
 
 
 def _save(sb, path: str) -> None:
@@ -379,6 +486,17 @@ def _resume(sb, path: str) -> bool:
         os.replace(path, path + ".unusable")
         return False
     return True
+
+
+async def _serve_http(server, host: str, port: int, state_dir: str | None) -> None:
+    """``server.run_streamable_http_async``, with the sessions made resumable first."""
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)
+    if state_dir:
+        resumable(server.session_manager, state_dir)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    await uvicorn.Server(config).serve()
 
 
 def _json_safe(text: str) -> str:
@@ -432,7 +550,7 @@ def main(argv) -> int:
             anyio.run(server.run_stdio_async)
         else:
             host, port = http
-            anyio.run(lambda: server.run_streamable_http_async(host=host, port=port))
+            anyio.run(_serve_http, server, host, port, options.state_dir)
     except KeyboardInterrupt:
         pass
     finally:

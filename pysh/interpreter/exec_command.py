@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from pysh.interpreter.filesystems import MountedFileSystem
 from pysh.shellkit import (
@@ -40,6 +39,8 @@ from pysh.shellkit.tempdirs import (
     system_temp_root,
 )
 from pysh.shellkit.worker import Worker, unrestricted
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:  # a policy is built by the embedder: its module loads only then
     from pysh.shellkit import changes as changeset
@@ -74,6 +75,32 @@ def synthetic_env(workspace: str, home: str = HOME) -> dict[str, str]:
 def _remove(path: str | None) -> None:
     if path:
         remove_instance_dir(path)  # fd-based: symlinks planted inside are removed, never followed
+
+
+def _sweep_applies(table: MountTable) -> None:
+    """What an apply that died left in a writable host directory (the temporaries its
+    journal names: :func:`pysh.shellkit.changes.sweep`); only a root holding a journal
+    costs more than one directory listing."""
+    for m in table:
+        if m.read_only:
+            continue
+        try:
+            fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC,
+                         dir_fd=table.root_fd(m))
+        except OSError:
+            continue
+        try:
+            with os.scandir(fd) as it:
+                found = any(e.name.startswith(".pysh-apply-") and e.name.endswith(".journal")
+                            for e in it)
+        except OSError:
+            found = False
+        finally:
+            os.close(fd)
+        if found:
+            from pysh.shellkit import changes as changeset
+
+            changeset.sweep(table.root_fd(m))
 
 
 def _cleanup(worker: list, table: MountTable | None, *dirs: str | None) -> None:
@@ -190,6 +217,7 @@ class ExecCommand:
         except BaseException:
             _cleanup_host(table, temp_dir, ephemeral, eph_home, eph_overlay)
             raise
+        _sweep_applies(table)
         self.temp_dir, self.ephemeral_workspace, self.table = temp_dir, ephemeral, table
         self.ephemeral_home = eph_home
         self.overlay_area = area
@@ -242,10 +270,16 @@ class ExecCommand:
         from pysh.shellkit import changes as changeset
 
         result = changeset.ApplyResult([], [])
+        todo = []
         for m, layer in self._overlays():
             chosen = changeset.selected(changeset.scan(layer, self.table.root_fd(m), m.virtual),
                                         None if paths is None else list(paths))
-            r = changeset.apply(layer, self.table.root_fd(m), chosen)
+            todo.append((layer, self.table.root_fd(m), chosen))
+            result.conflicts += changeset.conflicts(*todo[-1])
+        if result.conflicts:  # all or nothing, across the mounts too
+            return result
+        for layer, root, chosen in todo:
+            r = changeset.apply(layer, root, chosen)
             result.applied += r.applied
             result.conflicts += r.conflicts
         return result

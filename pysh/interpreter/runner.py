@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import errno
 import os
-import random
 import time
 import weakref
 from collections.abc import Callable
@@ -74,6 +73,7 @@ from pysh.shellkit import (
 from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
 from pysh.shellkit.hints import hint_for
+from pysh.shellkit.mounts import is_normal_abspath
 from pysh.shellkit.worker import ensure_loop
 
 NAMEREF_MAX = 8  # links a nameref chain may have (bash's)
@@ -120,12 +120,21 @@ class Session:
         self.task_group = None  # set for the duration of a run
         self.running: dict[int, ProcessInfo] = {}
         self.start_time = time.monotonic()
-        self.random = random.Random()
+        self._random = None
         self.builtins: dict[str, Callable] = {}
         self.shell_stdin = None  # the top-level shell's own stdin stream (set by its creator)
         # pid -> the shell process (the top shell, each `bash -c`/`sh script`) that `kill`
         # may signal from another one (`sh -c "kill -USR1 $$"`)
         self.shells: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+    @property
+    def random(self):
+        """$RANDOM's generator, made on first use (importing random costs start-up time)."""
+        if self._random is None:
+            import random
+
+            self._random = random.Random()
+        return self._random
 
     def new_pid(self) -> int:
         pid = self.next_pid
@@ -1780,6 +1789,7 @@ class Interp(Expander):
             if path is None:
                 path = ""
         registry = self.session.registry
+        core = self.session.root.core
         lose = None  # bash's file_to_lose_on: a file that is there but not executable
         for d in path.split(":"):
             d = d or "."
@@ -1789,7 +1799,7 @@ class Interp(Expander):
                     self.hashed[name] = p
                     self.hash_hits[name] = 1
                 return ("command", p)
-            if d in COMMAND_DIRS:
+            if d in COMMAND_DIRS or (is_normal_abspath(d) and not core.may_hold_files(d)):
                 continue
             cand = (d.rstrip("/") or "") + "/" + name
             try:

@@ -68,9 +68,11 @@ _WORD = re.compile(r"\$?(?:[a-zA-Z_][a-zA-Z_0-9]*::)*[a-zA-Z_][a-zA-Z_0-9]*|@[a-
                    r"|\.[a-zA-Z_][a-zA-Z_0-9]*")
 
 
-def number_spans(program: str) -> list[tuple[int, int]]:
-    """Where jq's lexer (1.8's lexer.l) sees a number literal, outside strings and comments."""
+def number_spans(program: str) -> tuple[list[tuple[int, int]], int]:
+    """Where jq's lexer (1.8's lexer.l) sees a number literal, outside strings and comments;
+    and how many bytes its string literals hold (escapes counted as written)."""
     spans: list[tuple[int, int]] = []
+    chars = 0
     n = len(program)
     i = 0
     # stack of open brackets; "s" marks a string interpolation's "\(" (its ")" resumes the string)
@@ -78,18 +80,16 @@ def number_spans(program: str) -> list[tuple[int, int]]:
 
     def string_body(i: int) -> int:
         """From just after a '"': returns the index after the closing '"', or after "\\("."""
-        while i < n:
-            c = program[i]
-            if c == '"':
-                return i + 1
-            if c == "\\":
-                if i + 1 < n and program[i + 1] == "(":
-                    stack.append("s")
-                    return i + 2
-                i += 2
-                continue
-            i += 1
-        return n
+        nonlocal chars
+        start = i
+        while i < n and program[i] != '"' and not program.startswith("\\(", i):
+            i += 2 if program[i] == "\\" else 1
+        i = min(i, n)
+        chars += len(program[start:i].encode("utf-8", "surrogatepass"))
+        if program.startswith("\\(", i):
+            stack.append("s")
+            return i + 2
+        return i + 1
 
     while i < n:
         c = program[i]
@@ -121,7 +121,7 @@ def number_spans(program: str) -> list[tuple[int, int]]:
             continue
         w = _WORD.match(program, i)
         i = w.end() if w else i + 1
-    return spans
+    return spans, chars
 
 
 def unfold(program: str, cap: int) -> tuple[str, str]:
@@ -131,13 +131,13 @@ def unfold(program: str, cap: int) -> tuple[str, str]:
     the program's number literals are wrapped and the guarded ``*`` is defined; else the
     program is unchanged and nothing is defined (the guard costs several times the
     builtin on every ``*``). A folded string is a string literal repeated by products
-    and sums of number literals, so its length is at most the program's length times
-    the product of the literals' magnitudes (each counted as at least 2, and a small one
-    as its inverse: ``1 / 1e-9``)."""
-    if "*" not in program:
+    and sums of number literals, so its length is at most the bytes of the string
+    literals times the product of the number literals' magnitudes (each counted as at
+    least 2, and a small one as its inverse: ``1 / 1e-9``); ``. * 1e9`` is left alone."""
+    if "*" not in program or '"' not in program:
         return "", program
-    spans = number_spans(program)
-    bound = float(len(program))
+    spans, chars = number_spans(program)
+    bound = float(chars)
     for a, b in spans:
         v = abs(float(program[a:b]))
         bound *= max(2.0, v, 1 / v if v else 2.0)

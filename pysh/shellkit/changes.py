@@ -7,18 +7,22 @@ lies beneath, is anything listed or read: an untouched subtree costs nothing.
 
 :func:`apply` writes selected changes to the host directory through directory fds
 held from the mount's root (``O_NOFOLLOW`` at every component: a symlink planted on
-the host on the way is a conflict, never followed). Each file is written to a
-temporary name in its own directory, fsynced and renamed over the old one, so a crash
-leaves every file either old or new; deletions come last. A change whose host entry
-is no longer what the sandbox first saw of it (see :attr:`Layer.bases`), or that
-appeared on the host meanwhile, is refused and reported as a conflict; the others are
-applied. :func:`discard` empties the upper layer and forgets the whiteouts.
+the host on the way is a conflict, never followed), all or nothing: a change whose
+host entry is no longer what the sandbox first saw of it (see :attr:`Layer.bases`),
+or that appeared on the host meanwhile, is a conflict, and any conflict refuses the
+whole apply. It runs in two phases: every new version is written under a temporary
+name beside its place and fsynced, then each is renamed into place (deletions after),
+so a crash leaves every file either old or new; a journal lets :func:`sweep` remove
+the temporaries of an apply that died. :func:`discard` empties the upper layer and forgets the whiteouts.
 """
 
 from __future__ import annotations
 
 import errno
+import fcntl
+import json
 import os
+import re
 import stat as _stat
 from dataclasses import asdict, dataclass
 
@@ -301,64 +305,120 @@ class _Conflict(Exception):
     pass
 
 
+APPLY_PREFIX = ".pysh-apply-"  # every name an apply makes in a host directory
+_JOURNAL = re.compile(r"\.pysh-apply-([0-9a-f]{32})\.journal")
+
+
+@dataclass(slots=True)
+class _Step:
+    """One change to write: the host entry as checked, and (for a file, a symlink or a
+    directory the host lacks) the temporary name its new version is built under."""
+
+    c: Change
+    cur: os.stat_result | None
+    tree: list[Change] | None = None  # a directory made whole: the changes beneath it
+    tmp: str | None = None
+
+
 def apply(layer: Layer, lower_root: int, changes: list[Change]) -> ApplyResult:
-    """Write ``changes`` (from :func:`scan` of this layer) to the host directory."""
-    applied: list[str] = []
-    conflicts: list[tuple[str, str]] = []
+    """Write ``changes`` (from :func:`scan` of this layer) to the host directory, all or
+    nothing: every change is checked first; if one conflicts, nothing is written and the
+    conflicts come back. Otherwise every new file, symlink and directory tree is built
+    under a temporary name beside its place (fsynced), every host entry is checked again,
+    and only then is each renamed into place; deletions come after the renames, a type
+    change (a directory replaced by a file or the reverse) and directory modes last. A
+    crash leaves each file old or new, and a journal at the host root naming the
+    temporaries' directories: the next apply or sandbox on that directory removes them
+    (:func:`sweep`)."""
     with layer.lock:
+        sweep(lower_root)
+        steps, conflicts = _plan(layer, lower_root, changes)
+        if conflicts or not steps:
+            return ApplyResult([], conflicts)
+        try:
+            journal = _Journal(lower_root, steps)
+        except OSError as e:  # the host directory takes no new entry: nothing was written
+            why = f"cannot write to the host directory: {os.strerror(e.errno or errno.EIO)}"
+            return ApplyResult([], [(s.c.path, why) for s in steps])
         upper_root = os.open(".", _DIR_READ, dir_fd=layer.upper_fd)
         try:
-            dirs_first = [c for c in changes if c.status != "deleted" and c.kind == "dir"]
-            entries = [c for c in changes if c.status != "deleted" and c.kind != "dir"]
-            # deletions last, the deepest first (a directory after what it held); a
-            # directory turned into a file or a link once its entries are gone
-            deletions = sorted((c for c in changes if c.status == "deleted"),
-                               key=lambda c: c.rel.count("/"), reverse=True)
-            over_dirs = [c for c in entries if c.old_kind == "dir"]
-            entries = [c for c in entries if c.old_kind != "dir"]
-            for group in (dirs_first, entries, deletions, over_dirs):
-                for c in group:
-                    try:
-                        _apply_one(layer, upper_root, lower_root, c)
-                        applied.append(c.path)
-                    except _Conflict as e:
-                        conflicts.append((c.path, str(e)))
+            try:
+                for s in steps:  # phase 1: every temporary written, nothing replaced yet
+                    _prepare(layer, upper_root, lower_root, s, journal)
+            except _Conflict as e:
+                return ApplyResult([], [(s.c.path, str(e))])
+            conflicts = _recheck(lower_root, steps)
+            if conflicts:
+                return ApplyResult([], conflicts)
+            applied, failed = _commit(lower_root, steps)  # phase 2: renames
         finally:
             os.close(upper_root)
-    return ApplyResult(applied, conflicts)
+            journal.close(steps)  # what was not renamed into place, then the journal
+        for rel in applied:  # what the sandbox now holds as the lower entries
+            parent, _, name = rel.rpartition("/")
+            dfd = _open_rel(lower_root, parent, _DIR_PATH)
+            try:
+                layer.bases[rel] = base_key(os.stat(name, dir_fd=dfd, follow_symlinks=False))
+            except OSError:
+                layer.bases.pop(rel, None)
+            finally:
+                if dfd >= 0:
+                    os.close(dfd)
+    by_rel = {c.rel: c.path for c in changes}
+    return ApplyResult([by_rel[r] for r in applied], failed)
 
 
-def _apply_one(layer: Layer, upper_root: int, lower_root: int, c: Change) -> None:
-    parent, _, name = c.rel.rpartition("/")
-    dfd = _open_rel(lower_root, parent, _DIR_READ)
+def _host_stat(lower_root: int, rel: str) -> os.stat_result | None:
+    parent, _, name = rel.rpartition("/")
+    dfd = _open_rel(lower_root, parent, _DIR_PATH)
     if dfd < 0:
         raise _Conflict("its directory is missing or changed on the host")
     try:
-        try:
-            cur = os.stat(name, dir_fd=dfd, follow_symlinks=False)
-        except FileNotFoundError:
-            cur = None
-        except OSError as e:
-            raise _Conflict(os.strerror(e.errno or errno.EIO)) from None
-        _check_base(layer, c, cur)
-        if c.status == "deleted":
-            _delete(dfd, name, c, cur)
-        elif c.kind == "dir":
-            _make_dir(dfd, name, c, cur)
-        else:
-            _write_entry(layer, upper_root, lower_root, dfd, name, c, cur)
-        try:
-            os.fsync(dfd)
-        except OSError:
-            pass
-        try:
-            new = os.stat(name, dir_fd=dfd, follow_symlinks=False)
-        except OSError:
-            layer.bases.pop(c.rel, None)
-        else:  # what the sandbox now holds as the lower entry
-            layer.bases[c.rel] = base_key(new)
+        return os.stat(name, dir_fd=dfd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise _Conflict(os.strerror(e.errno or errno.EIO)) from None
     finally:
         os.close(dfd)
+
+
+def conflicts(layer: Layer, lower_root: int, changes: list[Change]) -> list[tuple[str, str]]:
+    """The changes :func:`apply` would refuse now: (path, reason)."""
+    with layer.lock:
+        return _plan(layer, lower_root, changes)[1]
+
+
+def _plan(layer: Layer, lower_root: int, changes: list[Change]):
+    """Check every change against the host; a directory the host lacks takes the changes
+    beneath it along (built whole, renamed into place at once)."""
+    steps: list[_Step] = []
+    conflicts: list[tuple[str, str]] = []
+    trees: dict[str, _Step] = {}
+    refused: set[str] = set()
+    for c in sorted(changes, key=lambda c: c.rel.split("/")):
+        parts = c.rel.split("/")
+        above = ["/".join(parts[:i]) for i in range(1, len(parts))]
+        if any(a in refused for a in above):
+            continue  # beneath a conflict: reported there
+        tree = next((trees[a] for a in above if a in trees), None)
+        if tree is not None:
+            tree.tree.append(c)
+            continue
+        try:
+            cur = _host_stat(lower_root, c.rel)
+            _check_base(layer, c, cur)
+        except _Conflict as e:
+            conflicts.append((c.path, str(e)))
+            refused.add(c.rel)
+            continue
+        s = _Step(c, cur)
+        if c.status != "deleted" and c.kind == "dir" and (cur is None
+                                                          or not _stat.S_ISDIR(cur.st_mode)):
+            s.tree = []
+            trees[c.rel] = s
+        steps.append(s)
+    return steps, conflicts
 
 
 def _check_base(layer: Layer, c: Change, cur: os.stat_result | None) -> None:
@@ -378,74 +438,302 @@ def _check_base(layer: Layer, c: Change, cur: os.stat_result | None) -> None:
         raise _Conflict("it changed on the host since the sandbox read it")
 
 
-def _delete(dfd: int, name: str, c: Change, cur: os.stat_result) -> None:
+def _needs_tmp(s: _Step) -> bool:
+    return s.c.status != "deleted" and (s.c.kind != "dir" or s.tree is not None)
+
+
+class _Journal:
+    """``.pysh-apply-<id>.journal`` at the host root, locked while its apply runs: the
+    directories where that apply's temporaries (``.pysh-apply-<id>-<n>``) are made."""
+
+    def __init__(self, root: int, steps: list[_Step]) -> None:
+        self.root = root
+        self.id = os.urandom(16).hex()
+        self.n = 0
+        self.name = f"{APPLY_PREFIX}{self.id}.journal"
+        dirs = sorted({s.c.rel.rpartition("/")[0] for s in steps if _needs_tmp(s)})
+        self.fd = -1
+        if not dirs:
+            return
+        fd = os.open(self.name, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                     | os.O_CLOEXEC, 0o600, dir_fd=root)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            _write_all(fd, json.dumps({"pysh-apply": 1, "dirs": dirs}).encode())
+            os.fsync(fd)
+            _fsync_dir(root)
+        except BaseException:
+            os.close(fd)
+            _unlink(root, self.name)
+            raise
+        self.fd = fd
+
+    def tmp_name(self) -> str:
+        self.n += 1
+        return f"{APPLY_PREFIX}{self.id}-{self.n}"
+
+    def close(self, steps: list[_Step]) -> None:
+        if self.fd < 0:
+            return
+        for s in steps:
+            if s.tmp is not None:
+                dfd = _open_rel(self.root, s.c.rel.rpartition("/")[0], _DIR_PATH)
+                if dfd >= 0:
+                    _remove(dfd, s.tmp)
+                    os.close(dfd)
+        _unlink(self.root, self.name)
+        os.close(self.fd)  # (the lock goes with it)
+        self.fd = -1
+
+
+def sweep(root: int) -> None:
+    """Remove what an apply that died (a crash, a kill) left in the host directory open at
+    ``root``: the temporaries its journal names, then the journal. Only a journal no live
+    apply holds locked, and in the directories it lists only the names of that apply;
+    nothing else is touched."""
     try:
-        if _stat.S_ISDIR(cur.st_mode):
-            os.rmdir(name, dir_fd=dfd)
-        else:
-            os.unlink(name, dir_fd=dfd)
+        rfd = _open_rel(root, "")
+        if rfd < 0:
+            return
+        try:
+            journals = [m.group(1) for e in os.scandir(rfd) if (m := _JOURNAL.fullmatch(e.name))]
+        finally:
+            os.close(rfd)
+    except OSError:
+        return
+    for tx in journals:
+        name = f"{APPLY_PREFIX}{tx}.journal"
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                         dir_fd=root)
+        except OSError:
+            continue
+        try:
+            if not _stat.S_ISREG(os.fstat(fd).st_mode):
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a live apply holds it
+            dirs = json.loads(os.read(fd, 1 << 24)).get("dirs")
+            if not isinstance(dirs, list):
+                continue
+            prefix = f"{APPLY_PREFIX}{tx}-"
+            for rel in dirs:
+                if not isinstance(rel, str) or (rel and any(
+                        p in ("", ".", "..") for p in rel.split("/"))):
+                    continue
+                dfd = _open_rel(root, rel)
+                if dfd < 0:
+                    continue
+                try:
+                    for e in list(os.scandir(dfd)):
+                        if e.name.startswith(prefix) and e.name[len(prefix):].isdigit():
+                            _remove(dfd, e.name)
+                finally:
+                    os.close(dfd)
+            _unlink(root, name)
+        except (OSError, ValueError, AttributeError):
+            continue
+        finally:
+            os.close(fd)
+
+
+def _remove(dfd: int, name: str) -> None:
+    """Remove entry ``name`` of ``dfd``: a directory with all it holds."""
+    try:
+        os.unlink(name, dir_fd=dfd)
+        return
+    except IsADirectoryError:
+        pass
     except OSError as e:
-        raise _Conflict(os.strerror(e.errno or errno.EIO)) from None
-
-
-def _make_dir(dfd: int, name: str, c: Change, cur: os.stat_result | None) -> None:
+        if e.errno != errno.EPERM:
+            return
     try:
-        if cur is not None and not _stat.S_ISDIR(cur.st_mode):
-            os.unlink(name, dir_fd=dfd)  # a file turned into a directory
-            cur = None
-        if cur is None:
-            os.mkdir(name, 0o700, dir_fd=dfd)
         fd = os.open(name, _DIR_READ, dir_fd=dfd)
-    except OSError as e:
-        raise _Conflict(os.strerror(e.errno or errno.EIO)) from None
+    except OSError:
+        return
     try:
-        os.fchmod(fd, c.mode if c.mode is not None else 0o755)
+        _clear_dir(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(name, dir_fd=dfd)
+    except OSError:
+        pass
+
+
+def _unlink(dfd: int, name: str) -> None:
+    try:
+        os.unlink(name, dir_fd=dfd)
+    except OSError:
+        pass
+
+
+def _fsync_dir(dfd: int) -> None:
+    try:
+        fd = os.open(".", _DIR_READ, dir_fd=dfd)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
     finally:
         os.close(fd)
 
 
-def _write_entry(layer, upper_root, lower_root, dfd, name, c, cur) -> None:
-    """A file or symlink: made under a temporary name beside, fsynced, renamed over."""
-    tmp = f".pysh-apply-{os.urandom(6).hex()}"
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _prepare(layer, upper_root, lower_root, s: _Step, journal: _Journal) -> None:
+    """Phase 1 for one step: its new version built under a temporary name."""
+    if not _needs_tmp(s):
+        return
+    parent = s.c.rel.rpartition("/")[0]
+    dfd = _open_rel(lower_root, parent)
+    if dfd < 0:
+        raise _Conflict("its directory is missing or changed on the host")
     try:
-        if c.kind == "symlink":
-            if c.target is None:
-                raise _Conflict("its link target cannot be read")
-            os.symlink(c.target, tmp, dir_fd=dfd)
-        elif c.kind == "file":
-            src = _open_upper_file(layer, upper_root, c)
-            try:
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                             | os.O_CLOEXEC, 0o600, dir_fd=dfd)
-                try:
-                    while True:
-                        b = os.read(src, 1 << 20)
-                        if not b:
-                            break
-                        view = memoryview(b)
-                        while view:
-                            view = view[os.write(fd, view):]
-                    st = os.fstat(src)
-                    os.fchmod(fd, _stat.S_IMODE(st.st_mode))
-                    os.utime(fd, ns=(st.st_atime_ns, st.st_mtime_ns))
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
-            finally:
-                os.close(src)
-        else:
-            raise _Conflict("only files, directories and symlinks are applied")
-        if cur is not None and _stat.S_ISDIR(cur.st_mode):
-            os.rmdir(name, dir_fd=dfd)  # a directory turned into a file (its entries went)
-        os.rename(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
-    except BaseException as e:
+        s.tmp = journal.tmp_name()
         try:
-            os.unlink(tmp, dir_fd=dfd)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
+            if s.tree is None:
+                _write_entry(layer, upper_root, dfd, s.tmp, s.c)
+            else:
+                _write_tree(layer, upper_root, dfd, s.tmp, s.c, s.tree)
+            os.fsync(dfd)
+        except OSError as e:
             raise _Conflict(os.strerror(e.errno or errno.EIO)) from None
-        raise
+    finally:
+        os.close(dfd)
+
+
+def _write_tree(layer, upper_root, dfd, tmp, top: Change, members: list[Change]) -> None:
+    """A directory the host lacks, with everything beneath it, built at ``tmp``."""
+    os.mkdir(tmp, 0o700, dir_fd=dfd)
+    dirs = [("", top)]
+    base = top.rel + "/"
+    for c in members:  # sorted by path: a directory before what it holds
+        sub = tmp + "/" + c.rel[len(base):]
+        parent, _, name = sub.rpartition("/")
+        pfd = _open_rel(dfd, parent)
+        if pfd < 0:
+            raise _Conflict("the sandbox's copy changed during the apply")
+        try:
+            if c.kind == "dir":
+                os.mkdir(name, 0o700, dir_fd=pfd)
+                dirs.append((sub[len(tmp) + 1:], c))
+            else:
+                _write_entry(layer, upper_root, pfd, name, c)
+        finally:
+            os.close(pfd)
+    for rel, c in reversed(dirs):  # the modes last: a read-only directory is filled first
+        fd = _open_rel(dfd, tmp + "/" + rel if rel else tmp)
+        if fd < 0:
+            raise _Conflict("the sandbox's copy changed during the apply")
+        try:
+            os.fchmod(fd, c.mode if c.mode is not None else 0o755)
+        finally:
+            os.close(fd)
+
+
+def _recheck(lower_root: int, steps: list[_Step]) -> list[tuple[str, str]]:
+    """Every host entry once more, after the temporaries were written."""
+    out = []
+    for s in steps:
+        try:
+            now = _host_stat(lower_root, s.c.rel)
+        except _Conflict as e:
+            out.append((s.c.path, str(e)))
+            continue
+        if (now is None) != (s.cur is None) or (now is not None and (
+                base_key(now) != base_key(s.cur) and not _stat.S_ISDIR(now.st_mode))):
+            out.append((s.c.path, "it changed on the host during the apply"))
+    return out
+
+
+def _commit(lower_root: int, steps: list[_Step]):
+    """Phase 2: renames, then deletions (the deepest first), then type changes, then the
+    modes of directories (the deepest first)."""
+    applied: list[str] = []
+    failed: list[tuple[str, str]] = []
+    retyped = [s for s in steps if s.c.status != "deleted" and s.cur is not None
+               and _kind(s.cur.st_mode) != s.c.kind]
+    is_retyped = {id(s) for s in retyped}
+    plain = [s for s in steps if _needs_tmp(s) and id(s) not in is_retyped]
+    deletions = sorted((s for s in steps if s.c.status == "deleted"),
+                       key=lambda s: s.c.rel.count("/"), reverse=True)
+    modes = sorted((s for s in steps if not _needs_tmp(s) and s.c.status != "deleted"),
+                   key=lambda s: s.c.rel.count("/"), reverse=True)
+    for group in (plain, deletions, retyped, modes):
+        for s in group:
+            parent, _, name = s.c.rel.rpartition("/")
+            dfd = _open_rel(lower_root, parent)
+            try:
+                if dfd < 0:
+                    raise FileNotFoundError(errno.ENOENT, "")
+                if s.c.status == "deleted":
+                    if _stat.S_ISDIR(s.cur.st_mode):
+                        os.rmdir(name, dir_fd=dfd)
+                    else:
+                        os.unlink(name, dir_fd=dfd)
+                elif s.tmp is None:  # a directory the host has: its mode
+                    fd = os.open(name, _DIR_READ, dir_fd=dfd)
+                    try:
+                        os.fchmod(fd, s.c.mode if s.c.mode is not None else 0o755)
+                    finally:
+                        os.close(fd)
+                else:
+                    if id(s) in is_retyped:  # (not atomic: rename cannot swap a file and a dir)
+                        if _stat.S_ISDIR(s.cur.st_mode):
+                            os.rmdir(name, dir_fd=dfd)
+                        else:
+                            os.unlink(name, dir_fd=dfd)
+                    os.rename(s.tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+                    s.tmp = None
+                os.fsync(dfd)
+            except OSError as e:
+                failed.append((s.c.path, os.strerror(e.errno or errno.EIO)))
+                continue
+            finally:
+                if dfd >= 0:
+                    os.close(dfd)
+            applied.append(s.c.rel)
+            applied += [c.rel for c in s.tree or ()]
+    return applied, failed
+
+
+def _write_entry(layer: Layer, upper_root: int, dfd: int, tmp: str, c: Change) -> None:
+    """A file or symlink's new version made at ``tmp`` in ``dfd``, fsynced."""
+    if c.kind == "symlink":
+        if c.target is None:
+            raise _Conflict("its link target cannot be read")
+        os.symlink(c.target, tmp, dir_fd=dfd)
+        return
+    if c.kind != "file":
+        raise _Conflict("only files, directories and symlinks are applied")
+    src = _open_upper_file(layer, upper_root, c)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                     | os.O_CLOEXEC, 0o600, dir_fd=dfd)
+        try:
+            _copy(src, fd)
+            st = os.fstat(src)
+            os.fchmod(fd, _stat.S_IMODE(st.st_mode))
+            os.utime(fd, ns=(st.st_atime_ns, st.st_mtime_ns))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    finally:
+        os.close(src)
+
+
+def _copy(src: int, dst: int) -> None:
+    while True:
+        b = os.read(src, 1 << 20)
+        if not b:
+            return
+        _write_all(dst, b)
 
 
 def _open_upper_file(layer: Layer, upper_root: int, c: Change) -> int:

@@ -13,7 +13,7 @@ import pytest
 
 from tests.golden.cases.patch import CASES, D_FIVE, TEN
 from tests.golden.framework import ORACLE_ENV, to_bytes
-from tests.harness import populate, run_cmd, sandbox
+from tests.harness import populate, run_cmd, sandbox, view, view_root
 
 GNU_PATCH = shutil.which("patch", path="/usr/bin:/bin")
 
@@ -54,7 +54,7 @@ def test_files_match_gnu_patch(case):
     want, want_status = _gnu_tree(case)
     with sandbox(case.get("files", {})) as ex:
         r = run_cmd(ex, case["argv"], to_bytes(case.get("stdin")))
-        got = _tree(ex.workspace_dir)
+        got = _tree(view_root(ex))
     assert r.status == want_status, r
     assert sorted(got) == sorted(want)
     for name in want:
@@ -71,7 +71,7 @@ def test_non_utf8_content_and_names():
         r = run_cmd(ex, ["patch"], diff)
         assert r.status == 0, r
         assert r.stdout == b"patching file 'f\xe9'\n"
-        with open(os.path.join(ex.workspace_dir, os.fsdecode(b"f\xe9")), "rb") as fh:
+        with open(view(ex, os.fsdecode(b"f\xe9")), "rb") as fh:
             assert fh.read() == new
 
 
@@ -80,7 +80,7 @@ def test_crlf_lines_pass_through_unchanged():
     with sandbox({"w": b"a\r\nb\r\nc\r\n"}) as ex:
         r = run_cmd(ex, ["patch"], diff)
         assert (r.status, r.err) == (0, ""), r
-        with open(os.path.join(ex.workspace_dir, "w"), "rb") as fh:
+        with open(view(ex, "w"), "rb") as fh:
             assert fh.read() == b"a\r\nB\r\nc\r\n"
 
 
@@ -105,7 +105,7 @@ def test_symlink_target_is_refused_like_gnu():
         r = run_cmd(ex, ["patch"], D_FIVE)
         assert r.status == 1
         assert r.out.startswith("File f is not a regular file -- refusing to patch\n")
-        with open(os.path.join(ex.workspace_dir, "real")) as fh:
+        with open(view(ex, "real")) as fh:
             assert fh.read() == TEN
 
 
@@ -115,7 +115,7 @@ def test_read_only_mount():
         assert r.status == 2, r
         assert "Permission denied" in r.err or "Read-only" in r.err, r.err
         assert ex.workspace_dir not in r.out + r.err
-        with open(os.path.join(ex.workspace_dir, "f")) as fh:
+        with open(view(ex, "f")) as fh:
             assert fh.read() == TEN
         assert r.out == "File f is read-only; trying to patch anyway\npatching file f\n"
         r = run_cmd(ex, ["patch", "--dry-run"], D_FIVE)
@@ -132,7 +132,7 @@ def test_climbing_names_are_refused_and_nothing_is_written_outside():
         assert "can't find file to patch" in r.out
         parent = os.path.dirname(ex.workspace_dir)
         assert not os.path.exists(os.path.join(parent, "outside"))
-        assert sorted(os.listdir(ex.workspace_dir)) == ["sub"]
+        assert sorted(os.listdir(view_root(ex))) == ["sub"]
 
 
 def test_explicit_target_outside_workspace_is_confined():
@@ -146,7 +146,7 @@ def test_mode_is_kept():
     with sandbox({"f": {"content": TEN, "mode": 0o751}}) as ex:
         r = run_cmd(ex, ["patch"], D_FIVE)
         assert r.status == 0
-        st = os.stat(os.path.join(ex.workspace_dir, "f"))
+        st = os.stat(view(ex, "f"))
         assert stat.S_IMODE(st.st_mode) == 0o751
 
 
@@ -172,5 +172,5 @@ def test_large_file_many_hunks_is_fast_enough():
     with sandbox({"f": "".join(lines)}) as ex:
         r = run_cmd(ex, ["patch", "-s"], diff)
         assert (r.status, r.out, r.err) == (0, "", ""), r
-        with open(os.path.join(ex.workspace_dir, "f")) as fh:
+        with open(view(ex, "f")) as fh:
             assert fh.read() == "".join(new)

@@ -77,7 +77,7 @@ def test_changes_list_diff_and_stat_match_git(tmp_path):
     assert json.loads(json.dumps(changes["/batch/tool.sh"].to_dict()))["mode"] == "0755"
 
 
-def test_apply_writes_the_changes_and_reports_conflicts(tmp_path):
+def test_apply_is_all_or_nothing_and_reports_conflicts(tmp_path):
     lower = tmp_path / "lower"
     make_lower(lower)
     with pysh.Sandbox(str(lower), overlay=True) as sb:
@@ -86,11 +86,17 @@ def test_apply_writes_the_changes_and_reports_conflicts(tmp_path):
         (lower / "text.txt").write_bytes(b"host edit\n")
         (lower / "gone.txt").write_bytes(b"host edit\n")
         (lower / "link").write_bytes(b"host made it\n")
+        host = tree_state(str(lower))
         r = sb.apply()
         assert sorted(p for p, _ in r.conflicts) == ["/batch/gone.txt", "/batch/link",
                                                      "/batch/text.txt"]
-        assert all(why for _, why in r.conflicts)
-        # the conflicting files are the host's, untouched; the others are the sandbox's
+        assert all(why for _, why in r.conflicts) and r.applied == []
+        assert tree_state(str(lower)) == host  # nothing written, no temporary left
+        # the others, asked for by name, go through; the conflicts stay the sandbox's
+        rest = [c.path for c in sb.changes()
+                if c.path not in ("/batch/gone.txt", "/batch/link", "/batch/text.txt")]
+        r = sb.apply(rest)
+        assert r.conflicts == [] and sorted(r.applied) == sorted(rest)
         assert (lower / "text.txt").read_bytes() == b"host edit\n"
         assert (lower / "link").read_bytes() == b"host made it\n"
         assert (lower / "olddir" / "kept").read_bytes() == b"again\n"
@@ -113,31 +119,43 @@ CRASH = textwrap.dedent("""
     import pysh
     renames = 0
     real = os.rename
-    def rename(*a, **k):
+    def rename(src, *a, **k):
         global renames
-        real(*a, **k)
-        renames += 1
-        if renames == 3:
-            os.kill(os.getpid(), signal.SIGKILL)  # a crash between two files
+        real(src, *a, **k)
+        if str(src).startswith(".pysh-apply-"):
+            renames += 1
+            if renames == 3:
+                os.kill(os.getpid(), signal.SIGKILL)  # a crash between two renames
     with pysh.Sandbox(sys.argv[1], overlay=True) as sb:
-        assert sb.run("for i in $(seq 10); do echo new$i > f$i; done").exit_code == 0
+        assert sb.run("for i in $(seq 10); do echo new$i > f$i; done; mkdir -p d/e; "
+                      "echo n > d/e/n").exit_code == 0
         os.rename = rename
         sb.apply()
 """)
 
 
-def test_a_crash_between_files_leaves_each_old_or_new(tmp_path):
+def test_a_crash_between_renames_leaves_each_file_old_or_new(tmp_path):
     lower = tmp_path / "lower"
     lower.mkdir()
     for i in range(1, 11):
         (lower / f"f{i}").write_bytes(b"old%d\n" % i * 1000)
+    (lower / ".pysh-apply-mine").write_bytes(b"the user's\n")  # never an apply's to remove
     p = subprocess.run([sys.executable, "-c", CRASH, str(lower)], timeout=120,
                        capture_output=True)
     assert p.returncode == -9, p.stderr
     got = {f"f{i}": (lower / f"f{i}").read_bytes() for i in range(1, 11)}
     new = [k for k, v in got.items() if v == b"new%s\n" % k[1:].encode()]
     old = [k for k, v in got.items() if v == b"old%s\n" % k[1:].encode() * 1000]
-    assert len(new) == 3 and len(old) == 7, got  # every file whole: old or new
+    # in path order: the new directory d (one rename, whole), f1, f10; the rest old
+    assert sorted(new) == ["f1", "f10"] and len(old) == 8, got  # every file whole
+    assert (lower / "d" / "e" / "n").read_bytes() == b"n\n"
+    temps = sorted(n for n in os.listdir(lower) if n.startswith(".pysh-apply-"))
+    assert len(temps) == 2 + 8, temps  # the user's file, the journal, 8 temporaries
+    with pysh.Sandbox(str(lower)) as sb:  # the next sandbox on that directory sweeps them
+        assert sb.run("ls -A").stdout == "".join(
+            f"{n}\n" for n in sorted([".pysh-apply-mine", "d"] + list(got)))
+    assert (lower / ".pysh-apply-mine").read_bytes() == b"the user's\n"
+    assert got == {f"f{i}": (lower / f"f{i}").read_bytes() for i in range(1, 11)}
 
 
 def test_cli_changes_and_apply(tmp_path, capsys):
@@ -214,3 +232,30 @@ def test_apply_of_type_changes(tmp_path):
         assert sb.changes() == []
     assert (lower / "d").read_bytes() == b"now-a-file\n" and os.readlink(lower / "e") == "d"
     assert (lower / "f" / "g" / "h").read_bytes() == b"in\n"
+
+
+def test_the_sweep_removes_only_a_dead_applys_own_temporaries(tmp_path):
+    import fcntl
+
+    lower, outside = tmp_path / "lower", tmp_path / "outside"
+    lower.mkdir()
+    outside.mkdir()
+    tx = "ab" * 16
+    (lower / "sub").mkdir()
+    (lower / "link").symlink_to(outside)
+    for d in (lower, lower / "sub", outside):
+        (d / f".pysh-apply-{tx}-1").write_bytes(b"temp")
+        (d / f".pysh-apply-{tx}-x").write_bytes(b"not a temporary's name")
+    (lower / f".pysh-apply-{tx}.journal").write_text(
+        json.dumps({"pysh-apply": 1, "dirs": ["", "sub", "..", "link", "/tmp"]}))
+    live = "cd" * 16  # a journal its apply still holds locked: not swept
+    (lower / f".pysh-apply-{live}-1").write_bytes(b"in flight")
+    (lower / f".pysh-apply-{live}.journal").write_text(json.dumps({"dirs": [""]}))
+    with open(lower / f".pysh-apply-{live}.journal") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pysh.Sandbox(str(lower), overlay=True):
+            pass
+    assert sorted(os.listdir(lower)) == [f".pysh-apply-{tx}-x", f".pysh-apply-{live}-1",
+                                         f".pysh-apply-{live}.journal", "link", "sub"]
+    assert os.listdir(lower / "sub") == [f".pysh-apply-{tx}-x"]
+    assert len(os.listdir(outside)) == 2  # through a symlink or '..': never

@@ -191,3 +191,85 @@ def test_mcp_state_dir_resumes_a_session_after_a_restart(tmp_path):
     got = anyio.run(call, "pwd; echo $((X+1)); f x; cat /batch/new")  # a new server process
     assert got == "/tmp\n42\nfx\nkept\n"
     assert sorted(os.listdir(lower)) == ["README", "old.txt"]
+
+
+def test_mcp_http_state_dir_resumes_each_session_by_its_id(tmp_path):
+    """A Streamable HTTP session outlives a server restart: the client goes on with the
+    same Mcp-Session-Id and finds its shell; a DELETE ends it and drops its state."""
+    pytest.importorskip("mcp")
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    lower, state = _lower(tmp_path), tmp_path / "state"
+    state.mkdir()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def start():
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pysh", "mcp", "--http", str(port), "--sandbox", str(lower),
+             "--overlay", "--state-dir", str(state)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return proc
+            except OSError:
+                time.sleep(0.1)
+        proc.kill()
+        raise AssertionError("the server did not start")
+
+    def text(r) -> str:
+        return "".join(c.text for c in r.content if getattr(c, "type", "") == "text")
+
+    procs = [start()]
+
+    async def scenario():
+        with anyio.fail_after(90):
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams, \
+                    ClientSession(streams[0], streams[1]) as s:
+                await s.initialize()
+                await s.call_tool("bash", {"command": "cd /tmp && X=41 && echo kept > /batch/new"})
+                saved = sorted(os.listdir(state))
+                procs[0].kill()  # the server dies; a new one takes the port
+                procs[0].wait()
+                procs.append(start())
+                got = text(await s.call_tool("bash", {"command": "pwd; echo $((X+1)); "
+                                                                 "cat /batch/new"}))
+        return saved, got
+
+    try:
+        saved, got = anyio.run(scenario)
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+    assert len(saved) == 1 and saved[0].startswith("session-"), saved
+    assert got == "/tmp\n42\nkept\n"
+    assert os.listdir(state) == []  # the client's DELETE at the end
+    assert sorted(os.listdir(lower)) == ["README", "old.txt"]
+
+
+def test_the_sandboxs_own_home_travels_in_the_snapshot(tmp_path):
+    lower = _lower(tmp_path)
+    with pysh.Sandbox(str(lower), overlay=True) as sb:
+        sb.run("echo notes > ~/notes; mkdir -p ~/.config/x && echo c > ~/.config/x/rc")
+        data = sb.snapshot()
+    with pysh.Sandbox.restore(data, str(lower)) as sb:
+        assert sb.run("cat ~/notes ~/.config/x/rc").stdout == "notes\nc\n"
+    with pytest.raises(SnapshotError, match="home"):  # never into the embedder's directory
+        pysh.Sandbox.restore(data, str(lower), home=str(tmp_path / "myhome"))
+    assert not (tmp_path / "myhome" / "notes").exists()
+    with pysh.Sandbox(str(lower), overlay=True, home=str(tmp_path / "myhome")) as sb:
+        sb.run("echo mine > ~/notes")
+        data = sb.snapshot()  # an embedder's home is its own: not in the snapshot
+    with pysh.Sandbox.restore(data, str(lower)) as sb:
+        assert sb.run("cat ~/notes").exit_code == 1

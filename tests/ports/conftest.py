@@ -10,7 +10,7 @@ import pytest
 from pysh.commands import default_registry
 from pysh.interpreter import ExecCommand
 from pysh.shellkit import FileSystemError
-from tests.harness import run_cmd
+from tests.harness import instance, run_cmd
 from tests.shellkit.conftest import CANARY, SECRET, assert_no_canary, build_tree  # noqa: F401
 
 
@@ -21,7 +21,7 @@ def tree(tmp_path):
 
 @pytest.fixture
 def inst(tree):
-    with ExecCommand(tree.ws, registry=default_registry()) as ex:
+    with instance(tree.ws, registry=default_registry()) as ex:
         yield ex
 
 

@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from tests.harness import run_cmd
+from tests.harness import PLANTS_ON_THE_HOST, READS_THE_HOST, run_cmd
 from tests.ports.conftest import CANARY, SECRET, run
 
 
@@ -84,6 +84,7 @@ SLIP_TAR = [
 ]
 
 
+@pytest.mark.overlay_too
 @pytest.mark.parametrize("gz", [False, True])
 def test_tar_slip_refused(inst, tree, gz):
     import gzip
@@ -109,6 +110,7 @@ def test_tar_slip_refused(inst, tree, gz):
     assert SECRET.decode() not in r.out + err
 
 
+@pytest.mark.plain_only(READS_THE_HOST)
 def test_tar_symlink_then_file_through_existing_link(inst, tree):
     """A link already in the destination that leads out is never written through."""
     os.symlink(tree.outside, os.path.join(tree.ws, "dest2"))
@@ -170,6 +172,7 @@ def _zip(entries) -> bytes:
     return b.getvalue()
 
 
+@pytest.mark.overlay_too
 def test_zip_slip_refused(inst, tree):
     inst.shell.fs.write_bytes("/batch/evil.zip", _zip([
         ("../zip-parent.txt", b"x", 0o100644),
@@ -196,6 +199,7 @@ def test_zip_slip_refused(inst, tree):
     assert not inst.shell.fs.lexists("/batch/zd/fifo")
 
 
+@pytest.mark.overlay_too
 def test_sqlite_escapes_denied(inst, tree):
     before = _outside_state(tree)
     outside_db = os.path.join(tree.outside, "x.db")
@@ -237,6 +241,7 @@ def test_sqlite_length_limit_and_deadline(tree):
                      "select x + 1 from c) select count(*) from c"])
 
 
+@pytest.mark.overlay_too
 def test_jq_host_files_and_env(inst, tree):
     r = run(inst, ["jq", "-n", "--rawfile", "x", "/etc/passwd", "$x"])
     assert r.status == 2 and "No such file or directory" in r.err
@@ -261,6 +266,7 @@ def test_jq_host_files_and_env(inst, tree):
     assert r.out == "[[],null,null]\n"
 
 
+@pytest.mark.overlay_too
 @pytest.mark.parametrize("tool", ["rg", "fd"])
 def test_follow_links_out_never_reads_outside(inst, tree, tool):
     with open(os.path.join(tree.outside, "needle.txt"), "wb") as f:
@@ -279,6 +285,7 @@ def test_rg_explicit_link_out_denied(inst):
     assert r.err.count("Permission denied (os error 13)") == 3
 
 
+@pytest.mark.plain_only(READS_THE_HOST)
 def test_archive_link_members_out_are_refused_with_eperm(inst, tree):
     """tar and unzip make link members through the core: one that would point out of
     the destination (or the mount) is refused in each tool's words for EPERM."""
@@ -300,6 +307,7 @@ def test_archive_link_members_out_are_refused_with_eperm(inst, tree):
     assert not os.path.lexists(os.path.join(tree.ws, "dest", "zout"))
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_ports_never_write_a_hard_linked_file(inst, tree):
     """A database the host hard-linked into the workspace is read, never written."""
     import sqlite3
@@ -325,6 +333,7 @@ PLANTED_LINKS = ["out_rel", "out_abs", "out_file", "etc", "chain_a", "chain_b", 
                  "proc_root", "dir/deep_out", "dangling_out", "in_rel", "in_abs", "dir/up"]
 
 
+@pytest.mark.overlay_too
 def test_a_planted_link_is_a_link_through_both_doors(inst, tree):
     """Door B's lstat of a link that points out followed it (tar archived the host's /etc
     as a directory with its times; zip added it as one): it is the link, as door A says."""
@@ -339,6 +348,7 @@ def test_a_planted_link_is_a_link_through_both_doors(inst, tree):
         assert (a.st_ino, a.st_size) == (b.st_ino, b.st_size), rel
 
 
+@pytest.mark.plain_only(READS_THE_HOST)
 def test_archives_take_a_planted_link_as_the_link_and_its_text_as_readlink_shows_it(inst, tree):
     """tar stores a link as a link, with the text the core's readlink gives: a target that
     would tell where the sandbox lives on the host is refused, as readlink refuses it."""

@@ -7,7 +7,9 @@ import sqlite3
 import threading
 import time
 
-from tests.harness import run_cmd
+import pytest
+
+from tests.harness import PLANTS_ON_THE_HOST, run_cmd
 from tests.shellkit.conftest import CANARY
 from tests.shellkit.test_race import _exchange
 
@@ -46,6 +48,7 @@ def _race(real, other, body, seconds=1.5):
     return swaps, results
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_rg_swap_race(inst, tree):
     def make(d, inside):
         with open(os.path.join(d, "f.txt"), "wb") as f:
@@ -65,6 +68,7 @@ def test_rg_swap_race(inst, tree):
     assert any(r.status == 2 for r in results)             # found inside, and denied
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_sqlite_swap_race(inst, tree):
     def make(d, inside):
         c = sqlite3.connect(os.path.join(d, "db.sqlite"))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pysh.interpreter import ExecCommand
+from tests import harness
 
 CANARY = "CANARY" + uuid.uuid4().hex[:12]
 SECRET = b"SECRET-" + CANARY.encode()
@@ -76,7 +76,7 @@ def tree(tmp_path) -> Tree:
 
 @pytest.fixture
 def instance(tree):
-    with ExecCommand(tree.ws) as ex:
+    with harness.instance(tree.ws) as ex:
         yield ex
 
 

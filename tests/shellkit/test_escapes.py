@@ -8,6 +8,7 @@ import os
 import pytest
 
 from pysh.shellkit import FileSystemError
+from tests.harness import PLANTS_ON_THE_HOST, READS_THE_HOST
 from tests.shellkit.conftest import SECRET, assert_no_canary
 
 DENIED = {errno.EACCES, errno.ENOENT, errno.ELOOP}
@@ -153,6 +154,7 @@ def test_writes_through_in_mount_dangling_link_create_target(instance):
     assert os.path.islink(os.path.join(instance.workspace_dir, "dangling_in"))
 
 
+@pytest.mark.plain_only(READS_THE_HOST)
 def test_removing_a_link_removes_the_link_only(instance, tree):
     fs = instance.shell.fs
     fs.unlink("/batch/out_rel")
@@ -161,6 +163,7 @@ def test_removing_a_link_removes_the_link_only(instance, tree):
     outside_untouched(tree)
 
 
+@pytest.mark.plain_only(READS_THE_HOST)
 def test_hardlink_of_a_symlink_links_the_symlink_itself(instance, tree):
     fs = instance.shell.fs
     fs.link("/batch/in_rel", "/batch/hl")  # a link that stays inside: a second name for it
@@ -180,6 +183,7 @@ def test_hardlink_of_a_symlink_links_the_symlink_itself(instance, tree):
     outside_untouched(tree)
 
 
+@pytest.mark.plain_only(READS_THE_HOST)
 def test_chmod_strips_setuid_and_setgid(instance):
     fs = instance.shell.fs
     fs.write_bytes("x", b"")
@@ -187,6 +191,7 @@ def test_chmod_strips_setuid_and_setgid(instance):
     assert os.stat(os.path.join(instance.workspace_dir, "x")).st_mode & 0o7777 == 0o755
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_symlink_swap_of_leaf_does_not_redirect_creation(instance, tree):
     """Creating never follows the last component by the kernel: O_NOFOLLOW at the leaf."""
     fs = instance.shell.fs

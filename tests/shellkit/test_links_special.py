@@ -20,7 +20,7 @@ import pytest
 from pysh.commands import default_registry
 from pysh.interpreter import ExecCommand
 from pysh.shellkit import FileSystemError
-from tests.harness import run_cmd
+from tests.harness import PLANTS_ON_THE_HOST, READS_THE_HOST, run_cmd
 from tests.shellkit.conftest import CANARY, SECRET, assert_no_canary
 
 
@@ -86,6 +86,7 @@ def test_symlink_out_of_the_mount_is_refused(instance, tree, target):
         assert errno_of(fs.symlink, target, "/batch/dir/sub/e") == errno.EPERM
 
 
+@pytest.mark.plain_only(READS_THE_HOST)
 def test_links_made_inside_are_stored_relative_and_never_hold_a_host_path(instance, tree):
     fs = instance.shell.fs
     cases = {
@@ -111,6 +112,7 @@ def test_links_made_inside_are_stored_relative_and_never_hold_a_host_path(instan
             assert points_inside(tree.ws, rel), rel
 
 
+@pytest.mark.plain_only(READS_THE_HOST)
 def test_a_link_through_an_in_sandbox_link_is_checked_where_it_lands(instance, tree):
     """'in_dir' leads to /batch/dir: a link made through it is one level deeper than it looks."""
     fs = instance.shell.fs
@@ -119,6 +121,7 @@ def test_a_link_through_an_in_sandbox_link_is_checked_where_it_lands(instance, t
     assert os.readlink(os.path.join(tree.ws, "dir", "l")) == "../x"
 
 
+@pytest.mark.plain_only(READS_THE_HOST)
 def test_a_link_cannot_be_bent_out_by_another_link(instance, tree):
     """'up' -> ../.. is fine at dir/sub; 'up/..' would climb out physically: stored lexically."""
     fs = instance.shell.fs
@@ -190,6 +193,7 @@ def test_racing_renames_never_leave_a_link_pointing_out(instance, tree):
     assert errors == []
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_a_directory_swapped_for_a_link_while_links_are_made_in_it(instance, tree):
     """A host thread keeps swapping a/b/c between the real directory and a link to the
     mount root (c -> ../..) while links that climb three levels are made in a/b/c: each
@@ -265,6 +269,7 @@ def test_link_commands_refuse_with_eperm_in_each_tools_words(tree):
 
 
 # -------------------------------------------------------------- hard-linked files
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_a_file_with_other_hard_links_is_read_but_never_written(instance, tree):
     """A hard link the host planted may be the other name of a file outside: reading is
     fine; any change to it (content, size, mode, times) is refused through both doors."""
@@ -321,6 +326,7 @@ def specials(tree):
         s.close()
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_special_files_are_refused_at_once_through_both_doors(instance, specials):
     fs, shell = instance.shell.fs, instance.shell
     for path in ("/batch/fifo", "/batch/to_fifo", "/batch/dir/fifo2", "/batch/sock"):
@@ -340,6 +346,7 @@ def test_special_files_are_refused_at_once_through_both_doors(instance, specials
         assert f.read(3) == b"\0\0\0"
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_a_planted_device_is_refused_through_both_doors(instance, tree):
     """A device node is refused on the held fd, before anything is read or written: the
     driver's open may run (O_NONBLOCK|O_NOCTTY), its read and write never do."""
@@ -369,6 +376,7 @@ def test_a_planted_device_is_refused_through_both_doors(instance, tree):
                                                "No such device or address\n")
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_the_walker_does_not_block_on_a_fifo(instance, specials):
     for wd in instance.shell.fs.walk("/batch"):
         for e in wd.files:

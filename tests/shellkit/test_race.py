@@ -7,7 +7,10 @@ import os
 import threading
 import time
 
+import pytest
+
 from pysh.shellkit import FileSystemError
+from tests.harness import PLANTS_ON_THE_HOST
 from tests.shellkit.conftest import CANARY
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -25,6 +28,7 @@ def _exchange(a: str, b: str) -> None:
     os.rename(tmp, b)
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_swap_race_has_no_outside_reads(instance, tree):
     ws = instance.workspace_dir
     real = os.path.join(ws, "swap")

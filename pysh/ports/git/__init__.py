@@ -177,10 +177,62 @@ async def main(shell: Shell, argv: list[str]) -> int:
         return 128
     except BrokenPipe:
         raise
-    except Exception as e:  # a library error: its text folded, never a traceback
+    except Exception as e:  # a library error: git's words for it, never a class name or a traceback
         await ctx.flush()
-        text = shell.display(f"{type(e).__name__}: {e}")
+        text = shell.display(library_error(e, name))
         await shell.stderr.write(f"fatal: {text}\n".encode("utf-8", "surrogateescape"))
         return 128
     await ctx.flush()
     return status
+
+
+def _object_name(key) -> str:
+    """A sha (20 raw bytes or 40 hex digits, bytes or str) as git prints it."""
+    if isinstance(key, bytes) and len(key) == 20:
+        return key.hex()
+    if isinstance(key, bytes):
+        return key.decode("ascii", "replace")
+    return str(key)
+
+
+def library_error(e: BaseException, command: str = "") -> str:
+    """git 2.39's message (after ``fatal: ``) for an error the library raised past a subcommand.
+
+    dulwich raises KeyError for a missing object, its FileFormatException family for corrupt
+    files, ChecksumMismatch for a damaged pack; git says what it could not read."""
+    from dulwich import errors as de
+
+    from pysh.ports.git.core import NOT_A_REPO
+
+    if isinstance(e, KeyError) and e.args:
+        return f"unable to read {_object_name(e.args[0])}"
+    if isinstance(e, de.NotGitRepository):
+        return NOT_A_REPO
+    if isinstance(e, de.ObjectMissing):
+        return f"unable to read {_object_name(e.args[0]) if e.args else 'object'}"
+    if isinstance(e, de.MissingCommitError):
+        return f"bad object {_object_name(e.args[0]) if e.args else 'commit'}"
+    if isinstance(e, de.WrongObjectException):
+        kind = {de.NotCommitError: "commit", de.NotTreeError: "tree", de.NotTagError: "tag",
+                de.NotBlobError: "blob"}.get(type(e), "object")
+        return f"object {_object_name(e.args[0]) if e.args else ''} is not a {kind}".replace("  ", " ")
+    if isinstance(e, de.PackedRefsException):
+        return "unexpected line in .git/packed-refs"
+    if isinstance(e, de.RefFormatError):
+        return "bad ref name"
+    if isinstance(e, (de.ChecksumMismatch, de.ApplyDeltaError)):
+        return "packfile is corrupt"
+    if isinstance(e, (de.FileFormatException, de.NoIndexPresent)) or type(e).__module__.startswith(
+            ("dulwich.index", "dulwich.pack", "dulwich.objects", "zlib")):
+        return "object file is corrupt" if "index" not in type(e).__module__ else "index file corrupt"
+    if isinstance(e, de.GitProtocolError):
+        return "the remote end hung up unexpectedly"
+    if isinstance(e, (UnicodeError, ValueError)):
+        return "bad object: invalid data in the repository"
+    if isinstance(e, RecursionError):
+        return "the history is too deep to walk"
+    if isinstance(e, MemoryError):
+        return "out of memory"
+    # anything else is a fault of this port: say what failed, never Python's words for it
+    return f"git {command}: the command could not complete" if command else \
+        "the command could not complete"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import errno
 import fnmatch
 import hashlib
+import io
 import os
 import posixpath
 import re
@@ -217,13 +218,31 @@ def _read_config_bytes(shell: Shell, vpath: str):
     return _parse_config(data, vpath, None)
 
 
-def _parse_config(data: bytes, vpath: str, scope, *, expand: bool = True):
+def _parse_config(data: bytes, vpath: str, scope, *, expand: bool = True, shown: str | None = None):
     from pysh.ports.git import gitconfig
 
     try:
         return gitconfig.parse(data, vpath, scope, expand=expand)
     except (ValueError, UnicodeError):
-        raise fatal(f"bad config file {vpath}") from None
+        line = _bad_config_line(data)
+        raise fatal(f"bad config line {line} in file {shown or vpath}") from None
+
+
+def _bad_config_line(data: bytes) -> int:
+    """The first line at which ``data`` stops parsing (dulwich's error has no line number)."""
+    from dulwich.config import ConfigFile
+
+    lines = data.splitlines(keepends=True)
+    lo, hi = 1, len(lines)  # the smallest prefix length that fails
+    while lo < hi:
+        mid = (lo + hi) // 2
+        try:
+            ConfigFile.from_file(io.BytesIO(b"".join(lines[:mid])), expand_includes=False)
+        except (ValueError, UnicodeError):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def config_scope(ctx: Ctx, repo: Repo | None = None):
@@ -920,13 +939,23 @@ def global_config_path(ctx: Ctx) -> str | None:
     return vjoin(ctx.shell.abspath(home), ".gitconfig")
 
 
-def load_config_file(ctx: Ctx, vpath: str, *, expand: bool = True):
-    """A config file by virtual path (None when absent); includes resolved in the sandbox."""
+def load_config_file(ctx: Ctx, vpath: str, *, expand: bool = True, shown: str | None = None,
+                     must_exist: bool = False):
+    """A config file by virtual path (None when absent); includes resolved in the sandbox.
+
+    ``shown`` is the name git's messages use (the path as typed); ``must_exist`` makes an
+    absent or unreadable file fatal, as git's reading of an explicit file is."""
     try:
         data = gitfs.read_file(ctx.shell, vpath)
-    except OSError:
-        return None
-    return _parse_config(data, vpath, config_scope(ctx) if expand else None, expand=expand)
+    except OSError as e:
+        if not must_exist:
+            return None
+        name = shown or vpath
+        why = os.strerror(e.errno or errno.ENOENT)
+        pre = f"warning: unable to access '{name}': {why}\n" if e.errno == errno.EISDIR else ""
+        raise GitExit(f"{pre}fatal: unable to read config file '{name}': {why}", 128) from None
+    return _parse_config(data, vpath, config_scope(ctx) if expand else None, expand=expand,
+                         shown=shown)
 
 
 def global_config(ctx: Ctx):

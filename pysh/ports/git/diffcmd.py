@@ -28,6 +28,11 @@ class DiffOpts:
         self.patch = False
         self.no_patch = False
         self.raw = False
+        self.stat_width = self.stat_name_width = 0
+        self.check = self.check_failed = False
+        self.words = None  # a diffing.WordDiff
+        self.word_regex: str | None = None
+        self.ws = None  # -w / -b / --ignore-space-at-eol
         self.revs: list[str] = []
         self.paths: list[str] = []
 
@@ -50,6 +55,12 @@ def parse(args: list[str]) -> DiffOpts:
             o.cached = True
         elif a == "--stat" or a.startswith("--stat="):
             o.stat = True
+            if "=" in a:
+                o.stat_width, o.stat_name_width = diffing.parse_stat_arg(a.split("=", 1)[1])
+        elif a == "--check":
+            o.check = True
+        elif parse_word_option(o, a):
+            pass
         elif a == "--numstat":
             o.numstat = True
         elif a == "--shortstat":
@@ -173,6 +184,36 @@ def _filter(flat: dict, ps) -> dict:
     return {p: v for p, v in flat.items() if ps.match(p)}
 
 
+def parse_word_option(o, a: str) -> bool:
+    """--word-diff[=mode], --word-diff-regex, --color-words[=regex], -w, -b and friends, for
+    diff, log and show (``o`` gets ``words``, ``word_regex`` and ``ws``)."""
+    if a == "--word-diff" or a.startswith("--word-diff="):
+        mode = a.split("=", 1)[1] if "=" in a else "plain"
+        if mode == "none":
+            o.words = None
+            return True
+        if mode not in ("plain", "porcelain", "color"):
+            raise GitExit(f"error: bad --word-diff argument: {mode}", 129)
+        o.words = diffing.WordDiff(mode, getattr(o, "word_regex", None))
+    elif a.startswith("--word-diff-regex="):
+        o.word_regex = a.split("=", 1)[1]
+        o.words = diffing.WordDiff(o.words.mode if getattr(o, "words", None) else "plain",
+                                   o.word_regex)
+    elif a == "--color-words" or a.startswith("--color-words="):
+        if "=" in a:
+            o.word_regex = a.split("=", 1)[1]
+        o.words = diffing.WordDiff("color", getattr(o, "word_regex", None))
+    elif a in ("-w", "--ignore-all-space"):
+        o.ws = diffing.ws_key("all")
+    elif a in ("-b", "--ignore-space-change"):
+        o.ws = diffing.ws_key("change")
+    elif a == "--ignore-space-at-eol":
+        o.ws = diffing.ws_key("eol")
+    else:
+        return False
+    return True
+
+
 async def cmd_diff(ctx: Ctx, args: list[str]) -> int:
     o = parse(args)
     if o.no_index:
@@ -255,9 +296,10 @@ async def cmd_diff(ctx: Ctx, args: list[str]) -> int:
     if o.quiet:
         return 1 if changes else 0
     ctx.write(render(repo, changes, o, load))
-    if o.exit_code:
-        return 1 if changes else 0
-    return 0
+    status = 2 if o.check_failed else 0
+    if o.exit_code and changes:
+        status |= 1
+    return status
 
 
 def render(repo: Repo, changes, o, load) -> str:

@@ -4,10 +4,11 @@ heuristic, unified hunks with function context, tree comparisons with rename det
 
 from __future__ import annotations
 
+import re
 import stat as _stat
 from dataclasses import dataclass
 
-from pysh.ports.git.core import quote_path
+from pysh.ports.git.core import GitExit, quote_path
 from pysh.shellkit import decode
 
 ZERO = b"0" * 40
@@ -510,7 +511,7 @@ def _cmp(s1, s2) -> int:
     return 60 * ci + (s1[1] - s2[1])
 
 
-def _compact(s: _Side, o: _Side) -> None:
+def _compact(s: _Side, o: _Side, heuristic: bool = True) -> None:
     g, go = _Group(s), _Group(o)
     while True:
         if g.end != g.start:
@@ -534,7 +535,7 @@ def _compact(s: _Side, o: _Side) -> None:
                 while go.end == go.start:
                     _slide_up(s, g)
                     _g_prev(o, go)
-            else:
+            elif heuristic:
                 shift = earliest
                 if g.end - size - 1 > shift:
                     shift = g.end - size - 1
@@ -555,12 +556,16 @@ def _compact(s: _Side, o: _Side) -> None:
         _g_next(o, go)
 
 
-def diff_script(a: list[bytes], b: list[bytes], budget=None) -> list[tuple[int, int, int, int]]:
-    """Change blocks (i1, n1, i2, n2) between two line lists, as xdiff finds them."""
+def diff_script(a: list[bytes], b: list[bytes], budget=None, key=None,
+                heuristic: bool = True) -> list[tuple[int, int, int, int]]:
+    """Change blocks (i1, n1, i2, n2) between two line lists, as xdiff finds them; ``key``
+    folds each line first (whitespace ignored: lines equal once folded match)."""
+    if key is not None:
+        a, b = [key(x) for x in a], [key(x) for x in b]
     ra, rb = _xdiff(a, b, budget)
     sa, sb = _Side(a, ra), _Side(b, rb)
-    _compact(sa, sb)
-    _compact(sb, sa)
+    _compact(sa, sb, heuristic)
+    _compact(sb, sa, heuristic)
     out = []
     i1 = i2 = 0
     n1, n2 = len(a), len(b)
@@ -586,8 +591,8 @@ def _func_line(rec: bytes) -> bytes | None:
 
 
 def unified_hunks(a: list[bytes], b: list[bytes], ctx: int = 3, budget=None,
-                  funcnames: bool = True) -> bytes:
-    script = diff_script(a, b, budget)
+                  funcnames: bool = True, key=None) -> bytes:
+    script = diff_script(a, b, budget, key=key)
     if not script:
         return b""
     out = bytearray()
@@ -627,8 +632,8 @@ def unified_hunks(a: list[bytes], b: list[bytes], ctx: int = 3, budget=None,
         p1, p2 = s1, s2
         for k in range(i, j + 1):
             ci1, cn1, ci2, cn2 = script[k]
-            while p1 < ci1:
-                _line(out, b" ", a[p1])
+            while p1 < ci1:  # context comes from the new side (xdiff's xdf2)
+                _line(out, b" ", b[p2])
                 p1 += 1
                 p2 += 1
             for x in range(ci1, ci1 + cn1):
@@ -638,8 +643,9 @@ def unified_hunks(a: list[bytes], b: list[bytes], ctx: int = 3, budget=None,
             p1 = ci1 + cn1
             p2 = ci2 + cn2
         while p1 < e1:
-            _line(out, b" ", a[p1])
+            _line(out, b" ", b[p2])
             p1 += 1
+            p2 += 1
         i = j + 1
     return bytes(out)
 
@@ -650,11 +656,11 @@ def _line(out: bytearray, sign: bytes, rec: bytes) -> None:
         out += b"\n\\ No newline at end of file\n"
 
 
-def count_changes(a: bytes, b: bytes, budget=None) -> tuple[int, int]:
+def count_changes(a: bytes, b: bytes, budget=None, key=None) -> tuple[int, int]:
     """(insertions, deletions) between two texts."""
     la, lb = split_lines(a), split_lines(b)
     add = dele = 0
-    for _, n1, _, n2 in diff_script(la, lb, budget):
+    for _, n1, _, n2 in diff_script(la, lb, budget, key=key):
         dele += n1
         add += n2
     return add, dele
@@ -813,8 +819,18 @@ def _qp(prefix: str, p: bytes) -> str:
 
 
 def patch_for(c: Change, load, ctx: int = 3, budget=None, abbrev=None,
-              src_prefix: str = "a/", dst_prefix: str = "b/") -> bytes:
-    """``diff --git`` text of one change; ``load(sha)`` gives blob bytes (ZERO: empty)."""
+              src_prefix: str = "a/", dst_prefix: str = "b/", words=None, key=None) -> bytes:
+    """``diff --git`` text of one change; ``load(sha)`` gives blob bytes (ZERO: empty).
+
+    ``words`` is a :class:`WordDiff` (--word-diff, --color-words); ``key`` folds lines
+    before comparing them (-w, -b, --ignore-space-at-eol)."""
+    text = _patch_for(c, load, ctx, budget, abbrev, src_prefix, dst_prefix, words, key)
+    if words is not None and words.color:
+        return _color_meta(text)
+    return text
+
+
+def _patch_for(c: Change, load, ctx, budget, abbrev, src_prefix, dst_prefix, words, key) -> bytes:
     ab = abbrev or (lambda s: decode(s[:7]))
     op = c.old_path if c.old_path is not None else c.new_path
     np_ = c.new_path if c.new_path is not None else c.old_path
@@ -843,9 +859,11 @@ def patch_for(c: Change, load, ctx: int = 3, budget=None, abbrev=None,
     new_name = b"/dev/null" if c.status == "D" else _qp(dst_prefix, np_).encode("utf-8", "surrogateescape")
     if c.binary if c.binary is not None else (is_binary(a) or is_binary(b)):
         return head + b"Binary files " + old_name + b" and " + new_name + b" differ\n"
-    body = unified_hunks(split_lines(a), split_lines(b), ctx, budget)
-    if not body:
-        return head
+    body = unified_hunks(split_lines(a), split_lines(b), ctx, budget, key=key)
+    if not body:  # nothing left once whitespace is folded: the header only when it says more
+        return head if key is None or c.status != "M" or c.old_mode != c.new_mode else b""
+    if words is not None:
+        body = words.render(body)
     return head + b"--- " + old_name + b"\n+++ " + new_name + b"\n" + body
 
 
@@ -906,7 +924,18 @@ def _width(s: str) -> int:
     return w
 
 
-def format_stat(files: list[StatFile], width: int = 80) -> str:
+def parse_stat_arg(value: str) -> tuple[int, int]:
+    """``--stat=<width>[,<name-width>[,<count>]]``: (width, name width), 0 for the default."""
+    parts = value.split(",")
+    try:
+        width = int(parts[0]) if parts[0] else 0
+        name = int(parts[1]) if len(parts) > 1 and parts[1] else 0
+    except ValueError:
+        raise GitExit(f"error: invalid --stat value: {value}", 129) from None
+    return width, name
+
+
+def format_stat(files: list[StatFile], width: int = 80, name_width: int = 0) -> str:
     if not files:
         return ""
     max_len = 0
@@ -925,7 +954,7 @@ def format_stat(files: list[StatFile], width: int = 80) -> str:
     if width < 16 + 6 + number_width:
         width = 16 + 6 + number_width
     graph_width = max_change if max_change + 4 > bin_width else bin_width - 4
-    name_width = max_len
+    name_width = name_width if 0 < name_width < max_len else max_len
     if name_width + number_width + 6 + graph_width > width:
         if graph_width > width * 3 // 8 - number_width - 6:
             graph_width = width * 3 // 8 - number_width - 6
@@ -1006,7 +1035,21 @@ def summary_lines(changes: list[Change]) -> str:
     return "".join(out)
 
 
-def stat_files(changes: list[Change], load, budget=None) -> list[StatFile]:
+def without_folded(changes: list[Change], load, key, budget=None) -> list[Change]:
+    """The changes left once whitespace is folded (-w, -b...): a modification whose lines
+    all fold equal drops out of stats and patches, as in git."""
+    out = []
+    for c in changes:
+        if c.status == "M" and c.old_mode == c.new_mode and c.new_mode != GITLINK:
+            a, b = side_content(c, load, False), side_content(c, load, True)
+            if not (c.binary or is_binary(a) or is_binary(b)) and \
+                    not diff_script(split_lines(a), split_lines(b), budget, key=key):
+                continue
+        out.append(c)
+    return out
+
+
+def stat_files(changes: list[Change], load, budget=None, key=None) -> list[StatFile]:
     out = []
     for c in changes:
         if c.old_sha == c.new_sha and c.new_mode == GITLINK:  # a dirty submodule: no lines
@@ -1023,28 +1066,29 @@ def stat_files(changes: list[Change], load, budget=None) -> list[StatFile]:
         if c.old_sha == c.new_sha:
             out.append(StatFile(stat_name(c), 0, 0))
             continue
-        add, dele = count_changes(a, b, budget)
+        add, dele = count_changes(a, b, budget, key=key)
         out.append(StatFile(stat_name(c), add, dele))
     return out
 
 
-def stat_block(changes: list[Change], load, budget=None, width: int = 80) -> str:
-    files = stat_files(changes, load, budget)
+def stat_block(changes: list[Change], load, budget=None, width: int = 80,
+               name_width: int = 0, key=None) -> str:
+    files = stat_files(changes, load, budget, key=key)
     ins = sum(f.added for f in files if not f.binary)
     dels = sum(f.deleted for f in files if not f.binary)
-    return format_stat(files, width) + shortstat(len(files), ins, dels)
+    return format_stat(files, width or 80, name_width) + shortstat(len(files), ins, dels)
 
 
-def shortstat_for(changes: list[Change], load, budget=None) -> str:
-    files = stat_files(changes, load, budget)
+def shortstat_for(changes: list[Change], load, budget=None, key=None) -> str:
+    files = stat_files(changes, load, budget, key=key)
     ins = sum(f.added for f in files if not f.binary)
     dels = sum(f.deleted for f in files if not f.binary)
     return shortstat(len(files), ins, dels)
 
 
-def numstat_lines(changes: list[Change], load, budget=None) -> str:
+def numstat_lines(changes: list[Change], load, budget=None, key=None) -> str:
     out = []
-    for c, f in zip(changes, stat_files(changes, load, budget), strict=True):
+    for c, f in zip(changes, stat_files(changes, load, budget, key=key), strict=True):
         name = f.name if c.status != "R" else pprint_rename(decode(c.old_path), decode(c.new_path))
         if f.binary:
             out.append(f"-\t-\t{name}\n")
@@ -1065,3 +1109,255 @@ def name_status_lines(changes: list[Change]) -> str:
 
 def name_only_lines(changes: list[Change]) -> str:
     return "".join(f"{quote_path(c.path)}\n" for c in changes)
+
+
+# ------------------------------------------------------------ --check
+_SPACE = b" \t\n\r"  # git's isspace
+
+
+def _ws_errors(line: bytes) -> list[str]:
+    """core.whitespace's default rules (blank-at-eol, space-before-tab) on an added line."""
+    body = line[:-1] if line.endswith(b"\n") else line
+    end = len(body)
+    while end and body[end - 1] in _SPACE:
+        end -= 1
+    errs = ["trailing whitespace"] if end < len(body) else []
+    written = 0
+    for i in range(end):
+        ch = body[i]
+        if ch == 0x20:
+            continue
+        if ch != 0x09:
+            break
+        if written < i:
+            errs.append("space before tab in indent")
+            break
+        written = i + 1
+    return errs
+
+
+def _conflict_marker(line: bytes) -> bool:
+    for ch in (b"<", b"=", b">"):
+        if line.startswith(ch * 7):
+            rest = line[7:]
+            if ch == b"=":
+                return rest in (b"", b"\n", b"\r\n")
+            return rest[:1] in (b"", b" ", b"\n", b"\r")
+    return False
+
+
+def _trailing_blank(data: bytes) -> int:
+    """count_trailing_blank: the blank lines at the end of a text (its first line excluded)."""
+    ptr = len(data) - 1
+    if ptr < 0:
+        return 0
+    if data[ptr:ptr + 1] == b"\n":
+        ptr -= 1
+    cnt = 0
+    while 0 < ptr:
+        prev = data.rfind(b"\n", 0, ptr + 1)
+        if any(ch not in _SPACE for ch in data[prev + 1:ptr + 1]):
+            break
+        cnt += 1
+        ptr = prev - 1
+    return cnt
+
+
+def check_lines(changes: list[Change], load, budget=None) -> tuple[str, bool]:
+    """``--check``: whitespace errors and leftover conflict markers the changes add."""
+    out: list[str] = []
+    bad = False
+    for c in changes:
+        if c.status == "D" or c.new_mode == GITLINK or c.old_mode == GITLINK:
+            continue
+        a, b = side_content(c, load, False), side_content(c, load, True)
+        if c.binary or (c.binary is None and (is_binary(a) or is_binary(b))):
+            continue
+        name = quote_path(c.path)
+        la, lb = split_lines(a), split_lines(b)
+        for _i1, _n1, i2, n2 in diff_script(la, lb, budget):
+            for k in range(i2, i2 + n2):
+                line = lb[k]
+                if _conflict_marker(line):
+                    bad = True
+                    out.append(f"{name}:{k + 1}: leftover conflict marker\n")
+                errs = _ws_errors(line)
+                if errs:
+                    bad = True
+                    out.append(f"{name}:{k + 1}: {', '.join(errs)}.\n+"
+                               + decode(line))
+        t1, t2 = _trailing_blank(a), _trailing_blank(b)
+        if t1 < t2:
+            bad = True
+            out.append(f"{name}:{len(lb) - t2 + 1}: new blank line at EOF.\n")
+    return "".join(out), bad
+
+
+# ------------------------------------------------------------ whitespace folding
+_WS_RUN = re.compile(rb"[ \t\r\n\f\v]+")
+
+
+def ws_key(mode: str):
+    """-w (all), -b (change), --ignore-space-at-eol (eol): how xdiff folds a line."""
+    if mode == "all":
+        return lambda x: _WS_RUN.sub(b"", x)
+    if mode == "change":
+        return lambda x: _WS_RUN.sub(b" ", x.rstrip(b" \t\r\n\f\v")) + b"\n"
+    return lambda x: x.rstrip(b" \t\r\n\f\v") + b"\n"
+
+
+# ------------------------------------------------------------ word diff
+RESET = b"\033[m"
+
+
+class WordDiff:
+    """git's diff_words: each hunk's removed and added lines diffed word by word.
+
+    mode: plain ([-old-]{+new+}), porcelain (one token a line, ~ for newlines) or color
+    (red and green, the whole patch coloured as --color-words is)."""
+
+    def __init__(self, mode: str, regex: str | None = None):
+        self.mode = mode
+        self.color = mode == "color"
+        try:  # REG_NEWLINE: a negated bracket never matches a newline
+            rx = re.sub(r"(?<!\\)\[\^", "[^\\n", regex) if regex else None
+            self.rx = re.compile(rx.encode("utf-8", "surrogateescape"), re.M) if rx else None
+        except re.error:
+            raise GitExit(f"fatal: invalid regular expression: {regex}", 128) from None
+        if mode == "plain":
+            self.old, self.new, self.ctx, self.nl = (b"[-", b"-]"), (b"{+", b"+}"), (b"", b""), b"\n"
+        elif mode == "porcelain":
+            self.old, self.new, self.ctx, self.nl = (b"-", b"\n"), (b"+", b"\n"), (b" ", b"\n"), b"~\n"
+        else:
+            self.old, self.new, self.ctx, self.nl = (b"", b""), (b"", b""), (b"", b""), b"\n"
+        self.old_color = b"\033[31m" if self.color else b""
+        self.new_color = b"\033[32m" if self.color else b""
+
+    # the words of a text: (begin, end) offsets, as find_word_boundaries cuts them
+    def _words(self, text: bytes) -> list[tuple[int, int]]:
+        out = []
+        i, n = 0, len(text)
+        while i < n:
+            if self.rx is not None:
+                m = self.rx.search(text, i)
+                if m is None:
+                    break
+                end = m.end()
+                nl = text.find(b"\n", m.start(), end)
+                if nl != -1:
+                    end = nl
+                if m.start() >= end:
+                    break  # an empty word ends the list (git stops there too)
+                out.append((m.start(), end))
+                i = end
+                continue
+            while i < n and text[i] in b" \t\n\r":
+                i += 1
+            if i >= n:
+                break
+            j = i + 1
+            while j < n and text[j] not in b" \t\n\r":
+                j += 1
+            out.append((i, j))
+            i = j
+        return out
+
+    def _emit(self, out: bytearray, style, color: bytes, text: bytes) -> None:
+        """fn_out_diff_words_write_helper: ``text`` cut at newlines, each piece wrapped."""
+        pre, suf = style
+        while text:
+            nl = text.find(b"\n")
+            piece = text if nl == -1 else text[:nl]
+            if piece:
+                out += color + pre + piece + suf + (RESET if color else b"")
+            if nl == -1:
+                return
+            out += self.nl
+            text = text[nl + 1:]
+
+    def _show(self, out: bytearray, minus: bytes, plus: bytes) -> None:
+        if not plus:
+            self._emit(out, self.old, self.old_color, minus)
+            return
+        mw, pw = self._words(minus), self._words(plus)
+        ml = [minus[s:e] + b"\n" for s, e in mw]
+        pl = [plus[s:e] + b"\n" for s, e in pw]
+        cur = 0
+        for i1, n1, i2, n2 in diff_script(ml, pl, heuristic=False):  # xpp.flags = 0
+            mb, me = (mw[i1][0], mw[i1 + n1 - 1][1]) if n1 else ((mw[i1 - 1][1],) * 2 if i1 else (0, 0))
+            pb, pe = (pw[i2][0], pw[i2 + n2 - 1][1]) if n2 else ((pw[i2 - 1][1],) * 2 if i2 else (0, 0))
+            if cur != pb:
+                self._emit(out, self.ctx, b"", plus[cur:pb])
+            if mb != me:
+                self._emit(out, self.old, self.old_color, minus[mb:me])
+            if pb != pe:
+                self._emit(out, self.new, self.new_color, plus[pb:pe])
+            cur = pe
+        if cur != len(plus):
+            self._emit(out, self.ctx, b"", plus[cur:])
+
+    def render(self, body: bytes) -> bytes:
+        """The unified hunks ``body`` as a word diff."""
+        out = bytearray()
+        minus, plus = bytearray(), bytearray()
+
+        def flush():
+            if minus or plus:
+                self._show(out, bytes(minus), bytes(plus))
+                minus.clear()
+                plus.clear()
+
+        for line in body.splitlines(keepends=True):
+            sign = line[:1]
+            if sign == b"-":
+                minus.extend(line[1:])
+            elif sign == b"+":
+                plus.extend(line[1:])
+            elif sign == b"\\":  # eaten: xdiff handed the line over with a newline anyway
+                pass
+            elif sign == b"@":
+                flush()
+                out += _color_hunk_header(line) if self.color else line
+            else:
+                flush()
+                self._context(out, line)
+        flush()
+        return bytes(out)
+
+    def _context(self, out: bytearray, line: bytes) -> None:
+        body = line if self.mode == "porcelain" else line[1:]
+        nl = body.endswith(b"\n")
+        text = body[:-1] if nl else body
+        cr = text.endswith(b"\r")
+        if cr:
+            text = text[:-1]
+        if text:
+            out += text + (RESET if self.color else b"")
+        out += (b"\r" if cr else b"") + (b"\n" if nl else b"")
+        if self.mode == "porcelain":
+            out += b"~\n"
+
+
+def _color_hunk_header(line: bytes) -> bytes:
+    nl = line.endswith(b"\n")
+    text = line[:-1] if nl else line
+    end = text.find(b"@@", 2)
+    head, func = (text[:end + 2], text[end + 2:]) if end != -1 else (text, b"")
+    out = b"\033[36m" + head + RESET
+    if func:
+        out += func[:1] + RESET + func[1:] + RESET
+    return out + (b"\n" if nl else b"")
+
+
+def _color_meta(text: bytes) -> bytes:
+    """--color-words: the header lines bold (diff --git ... +++), the rest as rendered."""
+    out = bytearray()
+    lines = text.splitlines(keepends=True)
+    i = 0
+    while i < len(lines) and not lines[i].startswith((b"\033[36m@@", b"Binary files ")):
+        ln = lines[i]
+        nl = ln.endswith(b"\n")
+        out += b"\033[1m" + (ln[:-1] if nl else ln) + RESET + (b"\n" if nl else b"")
+        i += 1
+    out += b"".join(lines[i:])
+    return bytes(out)

@@ -739,6 +739,12 @@ def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
             o.no_patch = True
         elif a == "--stat" or a.startswith("--stat="):
             o.stat = True
+            if "=" in a:
+                o.stat_width, o.stat_name_width = diffing.parse_stat_arg(a.split("=", 1)[1])
+        elif a == "--check":
+            o.check = True
+        elif _word_option(o, a):
+            o.patch = o.patch or getattr(o, "words", None) is not None
         elif a == "--shortstat":
             o.shortstat = True
         elif a == "--numstat":
@@ -836,6 +842,12 @@ def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
         else:
             raise usage_error(f"fatal: unrecognized argument: {a}")
     return o
+
+
+def _word_option(o, a: str) -> bool:
+    from pysh.ports.git.diffcmd import parse_word_option
+
+    return parse_word_option(o, a)
 
 
 def _compile_grep(o: LogOptions, pats: list[str]):
@@ -943,6 +955,8 @@ def diff_output(repo: Repo, changes: list[diffing.Change], o, *, default_patch: 
     mark_binary(repo, changes)
     load = load or _blob_loader(repo)
     budget = repo.shell.budget
+    if getattr(o, "ws", None) is not None:
+        changes = diffing.without_folded(changes, load, o.ws, budget)
     parts = []
     patch = (o.patch or (default_patch and not (o.stat or o.shortstat or o.numstat or o.name_only
                                                   or o.name_status or o.summary or o.raw))) \
@@ -963,15 +977,22 @@ def diff_output(repo: Repo, changes: list[diffing.Change], o, *, default_patch: 
     if o.name_status:
         parts.append(diffing.name_status_lines(changes))
     if o.numstat:
-        parts.append(diffing.numstat_lines(changes, load, budget))
+        parts.append(diffing.numstat_lines(changes, load, budget, key=getattr(o, "ws", None)))
+    if getattr(o, "check", False):  # whitespace errors only; the status says whether any
+        text, o.check_failed = diffing.check_lines(changes, load, budget)
+        return text
     if o.stat:
-        parts.append(diffing.stat_block(changes, load, budget) if changes else "")
+        parts.append(diffing.stat_block(changes, load, budget, getattr(o, "stat_width", 0),
+                                        getattr(o, "stat_name_width", 0),
+                                        key=getattr(o, "ws", None)) if changes else "")
     elif o.shortstat and changes:
-        parts.append(diffing.shortstat_for(changes, load, budget))
+        parts.append(diffing.shortstat_for(changes, load, budget, key=getattr(o, "ws", None)))
     if o.summary:
         parts.append(diffing.summary_lines(changes))
     if patch:
-        pt = "".join(decode(diffing.patch_for(c, load, o.ctx_lines, budget)) for c in changes)
+        words, key = getattr(o, "words", None), getattr(o, "ws", None)
+        pt = "".join(decode(diffing.patch_for(c, load, o.ctx_lines, budget, words=words, key=key))
+                     for c in changes)
         if pt and parts and any(parts):
             parts.append("\n")
         parts.append(pt)

@@ -19,7 +19,7 @@ from pysh.ports.git.core import (
     usage_error,
 )
 from pysh.ports.git.gitfs import LockError
-from pysh.shellkit import decode, encode
+from pysh.shellkit import FileSystemError, decode, encode
 
 
 # ------------------------------------------------------------ line merge
@@ -340,16 +340,34 @@ def _clear_merge_state(repo: Repo) -> None:
 
 
 def _stash_show(repo: Repo, sha: bytes, flags: list[str]) -> str:
-    """``stash show [-p] [--stat] [--name-only]...``: the stash against its base (--stat alone
-    by default)."""
+    """``stash show [-p] [--stat] [--name-only] [-u | --only-untracked]...``: the stash against
+    its base (--stat alone by default); -u lays the untracked files' tree over it."""
     from pysh.ports.git.log import _blob_loader, diff_output, parse_log_args
 
-    o = parse_log_args(flags)
+    untracked = only = False
+    rest = []
+    for f in flags:
+        if f in ("-u", "--include-untracked"):
+            untracked = True
+        elif f == "--only-untracked":
+            only = True
+        elif f == "--no-include-untracked":
+            untracked = False
+        else:
+            rest.append(f)
+    o = parse_log_args(rest)
     if not (o.patch or o.stat or o.shortstat or o.numstat or o.name_only or o.name_status or
             o.summary or o.raw):
         o.stat = True
     w = repo[sha]
-    ch = diffing.compare(repo.flat_tree(repo[w.parents[0]].tree), repo.flat_tree(w.tree))
+    utree = repo[w.parents[2]].tree if len(w.parents) > 2 else None
+    old = repo.flat_tree(repo[w.parents[0]].tree)
+    new = {} if only else repo.flat_tree(w.tree)
+    if (untracked or only) and utree is not None:
+        new.update(repo.flat_tree(utree))
+    if only:
+        old = {}
+    ch = diffing.compare(old, new)
     if o.renames:
         ch = diffing.detect_renames(ch, _blob_loader(repo), budget=repo.shell.budget)
     return diff_output(repo, ch, o, default_patch=False)
@@ -423,6 +441,8 @@ async def cmd_stash(ctx: Ctx, args: list[str]) -> int:
         repo.refs.remove_if_equals(b"refs/stash", None)
         _write_stash_log(repo, [])
         return 0
+    if sub == "branch":
+        return _stash_branch(ctx, repo, rest, entries)
     if sub in ("pop", "apply", "drop", "show"):
         opt_index = "--index" in rest
         quiet = "-q" in rest or "--quiet" in rest
@@ -436,6 +456,8 @@ async def cmd_stash(ctx: Ctx, args: list[str]) -> int:
             return 0
         if sub in ("pop", "apply"):
             status = _stash_apply(ctx, repo, sha, opt_index, quiet)
+            if status != 0 and sub == "pop":
+                ctx.write("The stash entry is kept in case you need it again.\n")
             if status != 0 or sub == "apply":
                 return status
         _stash_drop(ctx, repo, k, entries, quiet)
@@ -444,20 +466,71 @@ async def cmd_stash(ctx: Ctx, args: list[str]) -> int:
                       f"error: unknown subcommand: {sub}" if sub else "usage: git stash")
 
 
+def _untracked_files(repo: Repo, with_ignored: bool, ps) -> list[bytes]:
+    """Every untracked file (each file of an untracked directory; with ``with_ignored`` the
+    ignored ones too), as ``git ls-files -o [--exclude-standard]`` lists them for stash -u/-a."""
+    from pysh.ports.git.core import vjoin
+
+    sc = worktree.scan(repo, set(repo.index), want_untracked=True, want_ignored=with_ignored)
+    out = [p for p in sc.untracked if not p.endswith(b"/")]
+    top = repo.vtop.rstrip("/")
+    for p in sc.ignored if with_ignored else []:
+        if not p.endswith(b"/"):
+            out.append(p)
+            continue
+        for wd in repo.shell.walk(vjoin(top, decode(p[:-1]))):
+            repo.ctx.tick()
+            for ent in wd.files:
+                if ent.type in ("f", "l"):
+                    out.append(encode(ent.path[len(top) + 1:]))
+    return sorted(p for p in out if ps is None or ps.match(p))
+
+
+def _remove_untracked(repo: Repo, paths: list[bytes]) -> None:
+    """``git clean -d`` of what was stashed: the files, then directories left empty."""
+    dirs: set[bytes] = set()
+    for p in paths:
+        repo.ctx.tick()
+        repo.wt_remove(p)
+        d = p.rpartition(b"/")[0]
+        while d:
+            dirs.add(d)
+            d = d.rpartition(b"/")[0]
+    for d in sorted(dirs, key=len, reverse=True):
+        try:
+            repo.shell.core.rmdir(repo.wt(d))
+        except (OSError, FileSystemError):
+            pass
+
+
 def _stash_push(ctx: Ctx, repo: Repo, args: list[str], *, save: bool) -> int:
+    from pysh.ports.git.core import Pathspec
+
     opts = Opts("stash", {"m": ("arg", "message"), "message": ("arg", "message"),
                           "q": ("flag", "quiet"), "quiet": ("flag", "quiet"),
                           "u": ("flag", "untracked"), "include-untracked": ("flag", "untracked"),
+                          "no-include-untracked": ("flag", "nountracked"),
                           "k": ("flag", "keep"), "keep-index": ("flag", "keep"),
-                          "p": ("flag", "patch"), "a": ("flag", "all"), "all": ("flag", "all"),
+                          "no-keep-index": ("flag", "nokeep"),
+                          "p": ("flag", "patch"), "patch": ("flag", "patch"),
+                          "a": ("flag", "all"), "all": ("flag", "all"),
                           "S": ("flag", "staged"), "staged": ("flag", "staged")},
                 usage="usage: git stash [push [-m <message>]]")
     vals, pos, after = opts.parse(args)
-    if vals.get("untracked") or vals.get("all") or vals.get("patch") or vals.get("staged"):
-        raise fatal("this stash option is not supported by this port")
+    if vals.get("patch"):
+        raise fatal("git stash -p is interactive: pysh has no terminal (stash paths instead: "
+                    "git stash push -- <path>...)")
+    if vals.get("staged"):
+        raise fatal("git stash --staged is not supported by pysh's git")
+    if vals.get("untracked") and vals.get("all"):
+        raise fatal("Can't use --patch and --include-untracked or --all at the same time"
+                    if vals.get("patch") else
+                    "options '--include-untracked' and '--all' cannot be used together")
     message = vals.get("message")
-    if save and pos:
-        message = " ".join(pos)
+    paths = list(pos) + list(after or [])
+    if save:
+        message = " ".join(paths) if paths else message
+        paths = []
     try:
         repo.lock_index()  # git refreshes the index first; on failure it stops, silently
     except LockError:
@@ -465,12 +538,25 @@ def _stash_push(ctx: Ctx, repo: Repo, args: list[str], *, save: bool) -> int:
     head = repo.head()
     if head is None:
         raise fatal("You do not have the initial commit yet")
+    ps = Pathspec(repo, paths) if paths else None
     idx, wt = _local_state(repo)
     for p, v in idx.items():  # a submodule's own state is not stashed (git ignores it)
         if v[0] == worktree.GITLINK:
             wt[p] = v
     head_flat = repo.flat_tree(repo[head].tree)
-    if idx == head_flat and all(wt.get(p) == v for p, v in idx.items()):
+    with_u = bool(vals.get("untracked") or vals.get("all"))
+    untracked = _untracked_files(repo, bool(vals.get("all")), ps) if with_u else []
+    if ps is not None:
+        known = set(head_flat) | set(idx) | set(untracked)
+        for raw in paths:
+            one = Pathspec(repo, [raw])
+            if not any(one.match(p) for p in known):
+                raise GitExit(f"error: pathspec ':(,prefix:{len(repo.prefix())}){raw}' did not "
+                              "match any file(s) known to git\nDid you forget to 'git add'?", 1)
+    in_ps = (lambda p: True) if ps is None else ps.match
+    changed = [p for p in sorted(set(head_flat) | set(idx)) if in_ps(p) and (
+        idx.get(p) != head_flat.get(p) or wt.get(p) != idx.get(p))]
+    if not changed and not untracked:
         ctx.write("No local changes to save\n")
         return 0
     from pysh.ports.git.index import build_tree_from_index, make_commit, tree_from_flat
@@ -482,10 +568,21 @@ def _stash_push(ctx: Ctx, repo: Repo, args: list[str], *, save: bool) -> int:
     committer = identity(ctx, "COMMITTER")
     itree = build_tree_from_index(repo)
     icommit = make_commit(repo, itree, [head], f"index on {br}: {summary}\n", author, committer)
-    # the work tree's state, as git builds it: the index tree, then every path where the
-    # work tree (or the index) differs from HEAD takes its work-tree content (or is dropped)
+    parents = [head, icommit.id]
+    if untracked:
+        uflat = {}
+        for p in untracked:
+            got = repo.wt_read(p)
+            if got is not None:
+                uflat[p] = (got[0], repo.add_blob(got[1]))
+        ucommit = make_commit(repo, tree_from_flat(repo, uflat), [],
+                              f"untracked files on {br}: {summary}\n", author, committer)
+        parents.append(ucommit.id)
+    # the work tree's state, as git builds it: the index tree, then every path (in the
+    # pathspec) where the work tree or the index differs from HEAD takes its work-tree
+    # content (or is dropped)
     wflat = dict(idx)
-    for p in sorted(set(head_flat) | set(idx)):
+    for p in changed:
         if p in idx and wt.get(p) == head_flat.get(p):
             continue
         got = repo.wt_read(p)
@@ -496,69 +593,148 @@ def _stash_push(ctx: Ctx, repo: Repo, args: list[str], *, save: bool) -> int:
         wflat[p] = (mode, repo.add_blob(data))
     wtree = tree_from_flat(repo, wflat)
     wmsg = f"On {br}: {message}" if message else f"WIP on {br}: {summary}"
-    wcommit = make_commit(repo, wtree, [head, icommit.id], wmsg, author, committer)
+    wcommit = make_commit(repo, wtree, parents, wmsg, author, committer)
     old = repo.ref_sha(b"refs/stash")
     repo.set_ref(b"refs/stash", wcommit.id)
     append_reflog(repo, b"refs/stash", old, wcommit.id, wmsg, committer)
-    _hard_reset_tree(repo, head_c.tree)
-    if vals.get("keep"):
-        switch_trees(repo, head_c.tree, itree, force=True)
+    if ps is None:
+        _hard_reset_tree(repo, head_c.tree)
+        if vals.get("keep"):
+            switch_trees(repo, head_c.tree, itree, force=True)
+    else:  # only the paths given go back to HEAD, in the index and the work tree
+        index = repo.index
+        for p in changed:
+            hv = head_flat.get(p)
+            if hv is None:
+                if p in index:
+                    del index[p]
+                if not vals.get("keep"):
+                    repo.wt_remove(p)
+                continue
+            if vals.get("keep") and idx.get(p) is not None:
+                hv = idx[p]
+            st = repo.wt_write(p, repo[hv[1]].as_raw_string(), hv[0])
+            index[p] = worktree.make_entry(st, hv[1], hv[0]) if st is not None else \
+                worktree.tree_entry(hv[1], hv[0])
+        repo.write_index()
+    _remove_untracked(repo, untracked)
     if not vals.get("quiet"):
         ctx.write(f"Saved working directory and index state {wmsg}\n")
     return 0
 
 
+def _restore_untracked(ctx: Ctx, repo: Repo, utree: bytes) -> bool:
+    """The stash's untracked files back; one that exists is left alone (git's message)."""
+    ok = True
+    for p, (mode, sha) in sorted(repo.flat_tree(utree).items()):
+        ctx.tick()
+        if repo.wt_lstat(p) is not None:
+            ctx.ewrite(f"{decode(p)} already exists, no checkout\n")
+            ok = False
+            continue
+        repo.wt_write(p, repo[sha].as_raw_string(), mode)
+    return ok
+
+
 def _stash_apply(ctx: Ctx, repo: Repo, sha: bytes, restore_index: bool, quiet: bool) -> int:
+    """git's do_apply_stash: merge the stash into the index's tree; then the index is put back
+    as it was (files the stash adds stay staged) or, with --index, gets the stash's index
+    changes; untracked files come back last. Status follows, whatever happened."""
+    from pysh.ports.git.index import build_tree_from_index
+
     w = repo[sha]
     base_tree = repo[w.parents[0]].tree
-    head = repo.head()
-    ours_tree = repo[head].tree
+    if any(isinstance(e, ConflictedIndexEntry) for _, e in repo.index.items()):
+        raise GitExit("error: Cannot apply a stash in the middle of a merge", 1)
     idx, wt = _local_state(repo)
-    head_flat = repo.flat_tree(ours_tree)
+    ours_tree = build_tree_from_index(repo)
+    itree = repo[w.parents[1]].tree if len(w.parents) > 1 else None
+    utree = repo[w.parents[2]].tree if len(w.parents) > 2 else None
+    new_index = None
+    if restore_index and itree is not None and itree != base_tree:
+        new_index, iconf, _, _ = merge_trees(repo, base_tree, ours_tree, itree, "", "")
+        if iconf:
+            raise GitExit("error: conflicts in index. Try without --index.\n"
+                          "error: could not generate diff "
+                          f"{decode(w.parents[1])}^!.", 1)
     result, conflicts, contents, msgs = merge_trees(repo, base_tree, ours_tree, w.tree,
                                                     "Updated upstream", "Stashed changes")
-    dirty = [p for p in sorted(set(idx) | set(head_flat)) if (idx.get(p) != head_flat.get(p) or
-                                                              wt.get(p) != idx.get(p))
-             and result.get(p) != head_flat.get(p)]
+    status = 0
+    dirty = [p for p in sorted(set(idx) | set(result)) if wt.get(p) != idx.get(p)
+             and result.get(p) != idx.get(p)]
     if dirty:
-        raise GitExit("error: Your local changes to the following files would be overwritten by merge:\n" +
-                      "".join(f"\t{decode(p)}\n" for p in dirty) +
-                      "Please commit your changes or stash them before you merge.\nAborting", 1)
-    index = repo.index
-    itree = repo[w.parents[1]].tree if len(w.parents) > 1 else None
-    iflat = repo.flat_tree(itree) if itree else {}
-    for m in msgs:
-        ctx.write(m + "\n")
-    for p in sorted(set(head_flat) | set(result)):
-        rv = result.get(p)
-        if p in conflicts:
-            bv, ov, tv = conflicts[p]
-            if p in contents:
-                repo.wt_write(p, contents[p], rv[0])
-            index[p] = ConflictedIndexEntry(
-                ancestor=worktree.tree_entry(bv[1], bv[0]) if bv else None,
-                this=worktree.tree_entry(ov[1], ov[0]) if ov else None,
-                other=worktree.tree_entry(tv[1], tv[0]) if tv else None)
-            continue
-        if rv == head_flat.get(p):
-            continue
-        if rv is None:
-            if p in index:
-                del index[p]
-            repo.wt_remove(p)
-            continue
-        st = repo.wt_write(p, repo[rv[1]].as_raw_string(), rv[0])
-        if p not in head_flat or (restore_index and iflat.get(p) == rv):
-            index[p] = worktree.make_entry(st, rv[1], rv[0]) if st is not None else \
-                worktree.tree_entry(rv[1], rv[0])
-    repo.write_index()
-    if conflicts:
-        return 1
+        ctx.ewrite("error: Your local changes to the following files would be overwritten by "
+                   "merge:\n" + "".join(f"\t{decode(p)}\n" for p in dirty) +
+                   "Please commit your changes or stash them before you merge.\nAborting\n")
+        status = 1
+    else:
+        index = repo.index
+        for m in msgs:
+            ctx.write(m + "\n")
+        for p in sorted(set(idx) | set(result)):
+            rv = result.get(p)
+            if p in conflicts:
+                bv, ov, tv = conflicts[p]
+                if p in contents:
+                    repo.wt_write(p, contents[p], rv[0])
+                index[p] = ConflictedIndexEntry(
+                    ancestor=worktree.tree_entry(bv[1], bv[0]) if bv else None,
+                    this=worktree.tree_entry(ov[1], ov[0]) if ov else None,
+                    other=worktree.tree_entry(tv[1], tv[0]) if tv else None)
+                continue
+            if rv == idx.get(p):
+                continue
+            if rv is None:
+                repo.wt_remove(p)
+                if conflicts or (new_index is not None and p not in new_index):
+                    if p in index:
+                        del index[p]
+                continue
+            st = repo.wt_write(p, repo[rv[1]].as_raw_string(), rv[0])
+            staged = rv if (conflicts or p not in idx) else None
+            if new_index is not None and not conflicts:
+                staged = new_index.get(p)
+            if staged is not None:
+                same = staged == rv and st is not None
+                index[p] = worktree.make_entry(st, staged[1], staged[0]) if same else \
+                    worktree.tree_entry(staged[1], staged[0])
+        if new_index is not None and not conflicts:  # --index: staged deletions, other paths
+            for p in set(idx) - set(new_index):
+                if p in index and p not in result:
+                    del index[p]
+        repo.write_index()
+        if conflicts:
+            status = 1
+    if utree is not None and not _restore_untracked(ctx, repo, utree):
+        ctx.ewrite("error: could not restore untracked files from stash\n")
+        status = 1
     if not quiet:
         from pysh.ports.git.status import compute, long_text
 
         ctx.write(long_text(repo, compute(repo)))
-    return 0
+    return status
+
+
+def _stash_branch(ctx: Ctx, repo: Repo, rest: list[str], entries) -> int:
+    """``stash branch <name> [<stash>]``: a branch at the stash's base, the stash applied
+    with its index, then dropped."""
+    from pysh.ports.git.branch import _create_and_switch
+
+    names = [a for a in rest if not a.startswith("-")]
+    if not names:
+        raise usage_error("usage: git stash branch <branchname> [<stash>]")
+    if not entries:
+        raise GitExit("No stash entries found.", 1)
+    k = _stash_index(names[1] if len(names) > 1 else None, len(entries))
+    sha = entries[k][0]
+    try:
+        _create_and_switch(ctx, repo, names[0], decode(repo[sha].parents[0]), track=False)
+    except GitExit as e:
+        raise GitExit(e.message, 1) from None
+    status = _stash_apply(ctx, repo, sha, True, False)
+    if status == 0:
+        _stash_drop(ctx, repo, k, entries, False)
+    return status
 
 
 def _stash_drop(ctx: Ctx, repo: Repo, k: int, entries, quiet: bool) -> None:

@@ -314,9 +314,11 @@ def _checkout_detached(ctx: Ctx, repo: Repo, sha: bytes) -> None:
 
 
 # ------------------------------------------------------------------ config
-def _split_key(key: str) -> tuple[tuple[bytes, ...], bytes]:
+def _split_key(key: str, writing: bool = True) -> tuple[tuple[bytes, ...], bytes]:
     if "." not in key:
-        raise GitExit(f"error: key does not contain a section: {key}", 2)
+        raise GitExit(f"error: key does not contain a section: {key}", 2 if writing else 1)
+    if key.endswith("."):
+        raise GitExit(f"error: key does not contain variable name: {key}", 1)
     sec, _, name = key.partition(".")
     if "." in name:
         sub, _, name = name.rpartition(".")
@@ -326,6 +328,55 @@ def _split_key(key: str) -> tuple[tuple[bytes, ...], bytes]:
     if not name or not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", name):
         raise GitExit(f"error: invalid key: {key}", 1)
     return section, encode(name)
+
+
+def _section_key(name: str) -> tuple[bytes, ...]:
+    sec, dot, sub = name.partition(".")
+    return (sec.lower().encode(), encode(sub)) if dot else (sec.lower().encode(),)
+
+
+def _rename_section(cfg, old: str, new: str | None) -> bool:
+    """Remove (``new`` None) or rename a section in place; False when there is none."""
+    from dulwich.config import CaseInsensitiveOrderedMultiDict
+
+    want = _section_key(old)
+    found = False
+    out = CaseInsensitiveOrderedMultiDict(default_factory=CaseInsensitiveOrderedMultiDict)
+    for sec, values in cfg._values._real:
+        if (len(sec) == len(want) and sec[0].lower() == want[0]
+                and sec[1:] == want[1:]):
+            found = True
+            if new is None:
+                continue
+            sec = _section_key(new)
+        out[sec] = values
+    cfg._values = out
+    return found
+
+
+_UNITS = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+
+
+def _parse_int(v: str, what: str) -> str:
+    """git_parse_signed: digits with an optional k/m/g unit, or git's fatal message."""
+    m = re.fullmatch(r"\s*([-+]?\d+)([a-zA-Z]*)", v)
+    if m is None or m.group(2).lower() not in _UNITS:
+        raise fatal(f"bad numeric config value '{v}' for {what}: invalid unit")
+    n = int(m.group(1)) * _UNITS[m.group(2).lower()]
+    if not -(2 ** 63) <= n < 2 ** 63:
+        raise fatal(f"bad numeric config value '{v}' for {what}: out of range")
+    return str(n)
+
+
+CONFIG_TYPES = ("bool", "int", "bool-or-int", "bool-or-str", "path", "expiry-date", "color")
+CONFIG_USAGE = 'usage: git config [<options>]\n\nConfig file location\n    --global              use global config file\n    --system              use system config file\n    --local               use repository config file\n    --worktree            use per-worktree config file\n    -f, --file <file>     use given config file\n    --blob <blob-id>      read config from given blob object\n\nAction\n    --get                 get value: name [value-pattern]\n    --get-all             get all values: key [value-pattern]\n    --get-regexp          get values for regexp: name-regex [value-pattern]\n    --get-urlmatch        get value specific for the URL: section[.var] URL\n    --replace-all         replace all matching variables: name value [value-pattern]\n    --add                 add a new variable: name value\n    --unset               remove a variable: name [value-pattern]\n    --unset-all           remove all matches: name [value-pattern]\n    --rename-section      rename section: old-name new-name\n    --remove-section      remove a section: name\n    -l, --list            list all\n    --fixed-value         use string equality when comparing values to \'value-pattern\'\n    -e, --edit            open an editor\n    --get-color           find the color configured: slot [default]\n    --get-colorbool       find the color setting: slot [stdout-is-tty]\n\nType\n    -t, --type <type>     value is given this type\n    --bool                value is "true" or "false"\n    --int                 value is decimal number\n    --bool-or-int         value is --bool or --int\n    --bool-or-str         value is --bool or string\n    --path                value is a path (file or directory name)\n    --expiry-date         value is an expiry date\n\nOther\n    -z, --null            terminate values with NUL byte\n    --name-only           show variable names only\n    --includes            respect include directives on lookup\n    --show-origin         show origin of config (file, standard input, blob, command line)\n    --show-scope          show scope of config (worktree, local, global, system, command)\n    --default <value>     with --get, use default value when missing entry\n\n'
+
+
+def _config_argc(n: int, lo: int, hi: int) -> None:
+    if lo <= n <= hi:
+        return
+    should = f"should be {lo}" if lo == hi else f"should be from {lo} to {hi}"
+    raise GitExit(f"error: wrong number of arguments, {should}\n" + CONFIG_USAGE[:-1], 129)
 
 
 def _load_cfg_file(ctx: Ctx, vpath: str, *, expand: bool = True):
@@ -361,13 +412,16 @@ def _iter_items(cfg):
             yield f"{sec}.{decode(name).lower()}", decode(value)
 
 
-def _format_bool(v: str) -> str:
+def _format_bool(v: str, key: str) -> str:
     lv = v.lower()
     if lv in ("true", "yes", "on", "1", ""):
         return "true"
     if lv in ("false", "no", "off", "0"):
         return "false"
-    raise fatal(f"bad boolean config value '{v}'")
+    try:
+        return "true" if int(_parse_int(v, "")) else "false"
+    except GitExit:
+        raise fatal(f"bad boolean config value '{v}' for '{key}'") from None
 
 
 async def cmd_config(ctx: Ctx, args: list[str]) -> int:
@@ -377,6 +431,7 @@ async def cmd_config(ctx: Ctx, args: list[str]) -> int:
         "get-all": ("flag", "getall"), "unset": ("flag", "unset"), "unset-all": ("flag", "unsetall"),
         "list": ("flag", "list"), "l": ("flag", "list"), "add": ("flag", "add"),
         "bool": ("flag", "bool"), "int": ("flag", "int"), "type": ("arg", "type"),
+        "t": ("arg", "type"), "bool-or-int": ("flag", "boolint"), "path": ("flag", "path"),
         "show-origin": ("flag", "origin"), "name-only": ("flag", "nameonly"),
         "default": ("arg", "default"), "get-regexp": ("flag", "getregexp"),
         "replace-all": ("flag", "replaceall"), "z": ("flag", "z"), "null": ("flag", "z"),
@@ -389,91 +444,111 @@ async def cmd_config(ctx: Ctx, args: list[str]) -> int:
         raise fatal("--system config is not available in the sandbox")
     if vals.get("edit"):
         raise fatal("editing config needs an editor; use 'git config <key> <value>'")
-    # which file
+    typ = vals.get("type") or ("bool" if vals.get("bool") else "int" if vals.get("int") else
+                               "bool-or-int" if vals.get("boolint") else
+                               "path" if vals.get("path") else None)
+    if typ is not None and typ not in CONFIG_TYPES:
+        raise fatal(f"unrecognized --type argument, {typ}")
+    # the argument count each action takes (git's check_argc), before any file is read
+    for flag, lo, hi in (("list", 0, 0), ("get", 1, 2), ("getall", 1, 2), ("getregexp", 1, 2),
+                         ("add", 2, 2), ("unset", 1, 2), ("unsetall", 1, 2),
+                         ("replaceall", 2, 3), ("mvsection", 2, 2), ("rmsection", 1, 1)):
+        if vals.get(flag):
+            _config_argc(len(pos), lo, hi)
+            break
+    else:
+        if not pos or len(pos) > 3:
+            raise GitExit(CONFIG_USAGE[:-1], 129)
+    # which file; ``shown`` is its name in git's messages
     repo = None
+    scoped = bool(vals.get("global") or vals.get("file") or vals.get("local"))
     if vals.get("global"):
         vpath = global_config_path(ctx)
         if vpath is None:
             raise fatal("$HOME not set")
+        shown = vpath
     elif vals.get("file"):
         vpath = posixpath.normpath(ctx.shell.abspath(vals["file"]))
+        shown = vals["file"]
     else:
         repo = ctx.try_repo()
         if repo is None:
-            if vals.get("local") or (pos and len(pos) > 1) or vals.get("unset"):
+            if vals.get("local") or len(pos) > 1 or vals.get("unset"):
                 raise fatal("--local can only be used inside a git repository" if vals.get("local")
                             else "not in a git directory")
-            vpath = None
+            vpath = shown = None
         else:
             vpath = vjoin(repo.vgit, "config")
-    typ = vals.get("type") or ("bool" if vals.get("bool") else "int" if vals.get("int") else None)
+            shown = (posixpath.relpath(vpath, repo.vtop) if repo.vtop is not None
+                     else vpath)
 
-    def present(v: str) -> str:
+    def one_file():  # the scoped file, read as git reads an explicit one
+        if repo is not None and vpath == vjoin(repo.vgit, "config"):
+            return repo.config
+        return load_config_file(ctx, vpath, shown=shown, must_exist=True)
+
+    def every_file():  # the whole stack, lowest first
+        if scoped:
+            return [one_file()]
+        cfgs = []
+        g = global_config_path(ctx)
+        if g is not None:
+            cfg = load_config_file(ctx, g)
+            if cfg is not None:
+                cfgs.append(cfg)
+        if repo is not None:
+            cfgs.append(repo.config)
+        return cfgs
+
+    def present(v: str, key: str) -> str:
         if typ == "bool":
-            return _format_bool(v)
+            return _format_bool(v, key)
+        if typ == "int":
+            return _parse_int(v, f"'{key}' in file {shown}" if shown else f"'{key}'")
+        if typ == "bool-or-int":
+            return v if re.fullmatch(r"[-+]?\d+[kKmMgG]?", v) else _format_bool(v, key)
         return v
 
     if vals.get("list"):
-        files = [vpath] if vpath is not None and (vals.get("global") or vals.get("file") or
-                                                  vals.get("local")) else None
         rows = []
-        if files is None:
-            g = global_config_path(ctx)
-            if g is not None:
-                rows += list(_iter_items(_load_cfg_file(ctx, g)))
-            if repo is not None:
-                rows += list(_iter_items(repo.config))
-            for k, v in ctx.overrides:
-                rows.append((k.lower(), v))
-        else:
-            rows += list(_iter_items(_load_cfg_file(ctx, files[0])))
+        for cfg in every_file():
+            rows += list(_iter_items(cfg))
+        if not scoped:
+            rows += [(k.lower(), v) for k, v in ctx.overrides]
         end = "\0" if vals.get("z") else "\n"
         sep = "\n" if vals.get("z") else "="
         for k, v in rows:
             ctx.write(f"{k}{end}" if vals.get("nameonly") else f"{k}{sep}{v}{end}")
         return 0
-    if not pos:
-        raise usage_error(opts.usage)
+    if vals.get("rmsection") or vals.get("mvsection"):
+        if vpath is None:
+            raise fatal("not in a git directory")
+        own = repo if repo is not None and vpath == vjoin(repo.vgit, "config") else None
+        cfg = own.edit_config() if own is not None else _load_cfg_file(ctx, vpath, expand=False)
+        if not _rename_section(cfg, pos[0], pos[1] if vals.get("mvsection") else None):
+            raise fatal(f"no such section: {pos[0]}")
+        _save_cfg_file(ctx, vpath, cfg, own)
+        return 0
     key = pos[0]
-    if vals.get("rmsection"):
-        raise fatal("--remove-section is not supported")
-    if not vals.get("getregexp"):  # --get-regexp's key is a regex, not a key
-        section, name = _split_key(key)
-    getting = (vals.get("get") or vals.get("getall") or len(pos) == 1) and not (
-        vals.get("unset") or vals.get("unsetall"))
     if vals.get("getregexp"):
         try:
             rx = re.compile(key)
         except re.error:
             raise GitExit(f"error: invalid key pattern: {key}", 6) from None
-        rows = []
-        if vpath is None or not (vals.get("global") or vals.get("file") or vals.get("local")):
-            g = global_config_path(ctx)
-            if g is not None:
-                rows += list(_iter_items(_load_cfg_file(ctx, g)))
-            if repo is not None:
-                rows += list(_iter_items(repo.config))
-        else:
-            rows += list(_iter_items(_load_cfg_file(ctx, vpath)))
         found = False
-        for k, v in rows:
-            if rx.search(k):
-                found = True
-                ctx.write(f"{k}\n" if vals.get("nameonly") else f"{k} {present(v)}\n")
+        for cfg in (every_file() if not scoped or vpath is None or _exists(ctx, vpath) else []):
+            for k, v in _iter_items(cfg):
+                if rx.search(k):
+                    found = True
+                    ctx.write(f"{k}\n" if vals.get("nameonly") else f"{k} {present(v, k)}\n")
         return 0 if found else 1
+    getting = (vals.get("get") or vals.get("getall") or len(pos) == 1) and not (
+        vals.get("unset") or vals.get("unsetall"))
+    section, name = _split_key(key, writing=not getting)
+    canon = ".".join([decode(section[0]), *(decode(x) for x in section[1:]), decode(name).lower()])
     if getting:
         values: list[str] = []
-        scoped = vals.get("global") or vals.get("file") or vals.get("local")
-        cfgs = []
-        if scoped:
-            cfgs.append(_load_cfg_file(ctx, vpath))
-        else:
-            g = global_config_path(ctx)
-            if g is not None:
-                cfgs.append(_load_cfg_file(ctx, g))
-            if repo is not None:
-                cfgs.append(repo.config)
-        for cfg in cfgs:
+        for cfg in (every_file() if not scoped or _exists(ctx, vpath) else []):
             try:
                 values.extend(decode(v) for v in cfg.get_multivar(section, name))
             except KeyError:
@@ -481,19 +556,14 @@ async def cmd_config(ctx: Ctx, args: list[str]) -> int:
         if not scoped:
             from pysh.ports.git.core import _key_eq
 
-            for k, v in ctx.overrides:
-                if _key_eq(k, key):
-                    values.append(v)
+            values += [v for k, v in ctx.overrides if _key_eq(k, key)]
         if not values:
             if vals.get("default") is not None:
-                ctx.write(present(vals["default"]) + "\n")
+                ctx.write(present(vals["default"], canon) + "\n")
                 return 0
             return 1
-        if vals.get("getall"):
-            for v in values:
-                ctx.write(present(v) + "\n")
-        else:
-            ctx.write(present(values[-1]) + "\n")
+        for v in (values if vals.get("getall") else values[-1:]):
+            ctx.write(present(v, canon) + "\n")
         return 0
     if vpath is None:
         raise fatal("not in a git directory")
@@ -502,19 +572,18 @@ async def cmd_config(ctx: Ctx, args: list[str]) -> int:
     if vals.get("unset") or vals.get("unsetall"):
         try:
             cfg.get(section, name)
-        except KeyError:
-            return 5
-        try:
             cfg.remove(section, name)
         except KeyError:
             return 5
         _save_cfg_file(ctx, vpath, cfg, own)
         return 0
     if len(pos) < 2:
-        raise usage_error(opts.usage)
+        raise GitExit(CONFIG_USAGE[:-1], 129)
     value = pos[1]
     if typ == "bool":
-        value = _format_bool(value)
+        value = _format_bool(value, key)
+    elif typ == "int":
+        value = _parse_int(value, f"'{key}'")
     if vals.get("add"):
         try:
             existing = list(cfg.get_multivar(section, name))
@@ -528,6 +597,10 @@ async def cmd_config(ctx: Ctx, args: list[str]) -> int:
         cfg.set(section, name, encode(value))
     _save_cfg_file(ctx, vpath, cfg, own)
     return 0
+
+
+def _exists(ctx: Ctx, vpath: str) -> bool:
+    return vlstat(ctx.shell, vpath) is not None
 
 
 # --------------------------------------------------------------- rev-parse

@@ -116,6 +116,18 @@ class SandboxObjectStore(PackBasedObjectStore):
             self.gitdir.unlink(f"objects/pack/{base}{ext}")
         self._pack_dir_key = None
 
+    def _clear_cached_packs(self) -> None:
+        # a pack whose mmap a failed read still points into (the exception's frames hold a
+        # view) cannot close yet: the collector releases it; the command's own error stands
+        packs = list(self._pack_cache.values())
+        self._pack_cache = {}
+        self._pack_access_order = []
+        for pack in packs:
+            try:
+                pack.close()
+            except BufferError:
+                pass
+
     def add_pack(self):
         raise NotImplementedError("receiving packs is not supported in the sandbox")
 
@@ -276,7 +288,8 @@ class SandboxRefs(RefsContainer):
         except Exception:
             from pysh.ports.git.gitfs import fatal
 
-            raise fatal(f"unexpected line in {self.gitdir.vpath('packed-refs')}") from None
+            raise fatal(f"unexpected line in {_packed_refs_name(self.gitdir)}: "
+                        f"{_bad_packed_line(data)}") from None
         return self._packed
 
     def get_peeled(self, name):
@@ -398,3 +411,22 @@ def _pseudo(name: bytes) -> bool:
     """Pseudo-refs that live at the top of the git dir (ORIG_HEAD, MERGE_HEAD...)."""
     return name.isupper() and b"/" not in name and name.replace(b"_", b"").isalpha()
 
+
+
+def _packed_refs_name(gitdir: GitDir) -> str:
+    """packed-refs as git names it (from the work tree's top, where git runs)."""
+    vpath = gitdir.vpath("packed-refs")
+    return ".git/packed-refs" if vpath.endswith("/.git/packed-refs") else vpath
+
+
+def _bad_packed_line(data: bytes) -> str:
+    """The first line of packed-refs that is neither a ref, a peeled line nor the header."""
+    for line in data.split(b"\n"):
+        if not line or line.startswith(b"#"):
+            continue
+        sha, sp, name = line.partition(b" ")
+        if line.startswith(b"^"):
+            sha, sp, name = line[1:], b" ", b"x"
+        if not (sp and name and len(sha) == 40 and all(c in b"0123456789abcdef" for c in sha)):
+            return line.decode("utf-8", "replace")
+    return ""

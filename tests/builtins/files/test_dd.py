@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.harness import run_cmd, sandbox
+
+pytestmark = pytest.mark.overlay_too  # also on an overlay in make test
 
 FILES = {"in.txt": "hello world\n", "o1": "abcdef", "escape": {"symlink": "/etc"}}
 

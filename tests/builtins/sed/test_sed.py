@@ -8,7 +8,7 @@ import stat
 import pytest
 
 from pysh.shellkit.limits import LimitExceeded, Limits
-from tests.harness import run_cmd, sandbox
+from tests.harness import run_cmd, sandbox, view, view_root
 
 FILES = {
     "escape": {"symlink": "/etc"},
@@ -18,17 +18,13 @@ FILES = {
 }
 
 
-def host(ex, name: str) -> str:
-    return os.path.join(ex.workspace_dir, name)
-
-
 def read(ex, name: str) -> bytes:
-    with open(host(ex, name), "rb") as f:
+    with open(view(ex, name), "rb") as f:
         return f.read()
 
 
 def listing(ex, sub: str = "") -> list[str]:
-    return sorted(os.listdir(host(ex, sub) if sub else ex.workspace_dir))
+    return sorted(os.listdir(os.path.join(view_root(ex), sub)))
 
 
 def test_in_place_edits_and_keeps_mode():
@@ -36,7 +32,7 @@ def test_in_place_edits_and_keeps_mode():
         r = run_cmd(ex, ["sed", "-i", "s/[0-9]/N/", "f"])
         assert (r.status, r.out, r.err) == (0, "", "")
         assert read(ex, "f") == b"aN\nbN\n"
-        assert stat.S_IMODE(os.stat(host(ex, "f")).st_mode) == 0o640
+        assert stat.S_IMODE(os.stat(view(ex, "f")).st_mode) == 0o640
         assert listing(ex) == ["f"]  # no temporary file left behind
 
 

@@ -6,7 +6,7 @@ import anyio
 import pytest
 
 from pysh.shellkit import Budget, BytesInput, CaptureOutput, Interrupted, LimitExceeded
-from tests.harness import sandbox
+from tests.harness import FOLLOWS_A_DESCRIPTOR, sandbox
 
 
 def _follow(ex, argv, actions, timeout=1.5, interrupt_after=None):
@@ -38,6 +38,7 @@ def _follow(ex, argv, actions, timeout=1.5, interrupt_after=None):
     return outcome, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.plain_only(FOLLOWS_A_DESCRIPTOR)
 def test_follow_until_deadline_sees_appends():
     with sandbox({"log": "one\ntwo\n"}) as ex:
         outcome, out, err = _follow(
@@ -48,6 +49,7 @@ def test_follow_until_deadline_sees_appends():
         assert out == b"two\nthree\nfour\n"
 
 
+@pytest.mark.plain_only(FOLLOWS_A_DESCRIPTOR)
 def test_follow_interrupted():
     with sandbox({"log": "a\n"}) as ex:
         outcome, out, _ = _follow(ex, ["tail", "-f", "-s", "0.05", "log"],
@@ -57,6 +59,7 @@ def test_follow_interrupted():
         assert out == b"a\nb\n"
 
 
+@pytest.mark.plain_only(FOLLOWS_A_DESCRIPTOR)
 def test_follow_truncation_reported():
     with sandbox({"log": "aaaa\nbbbb\n"}) as ex:
         outcome, out, err = _follow(
@@ -78,6 +81,7 @@ def test_follow_name_sees_replacement():
         assert b"has been replaced;  following new file" in err
 
 
+@pytest.mark.plain_only(FOLLOWS_A_DESCRIPTOR)
 def test_follow_multiple_files_headers():
     with sandbox({"a": "1\n", "b": "2\n"}) as ex:
         outcome, out, _ = _follow(ex, ["tail", "-f", "-s", "0.05", "a", "b"],

@@ -41,6 +41,7 @@ def test_network_refused_in_one_line(repo, argv, what):
     assert r.err == f"fatal: {what}: the sandbox has no network (pysh runs git without it)\n"
 
 
+@pytest.mark.overlay_too
 def test_maintenance_says_it_does_nothing(repo):
     for cmd in ("gc", "prune", "repack"):
         r = g(repo, cmd)
@@ -79,6 +80,7 @@ def test_out_of_scope_refused_in_one_line(repo, argv, status, err):
     assert (r.out, r.err, r.status) == ("", err, status)
 
 
+@pytest.mark.overlay_too
 def test_commit_without_message_runs_the_editor_in_process():
     from tests.interp.runner import run_script
 
@@ -93,3 +95,41 @@ def test_commit_without_message_runs_the_editor_in_process():
     assert r.stdout == (b"rc=1\nrc=0\nedited\n\nedited\n# Please enter the commit message for "
                         b"your changes. Lines starting\n# with '#' will be ignored, and an empty "
                         b"message aborts the commit.\n")
+
+
+def test_library_errors_speak_git_never_python():
+    """Every exception the library can raise past a subcommand gets git's words: no class
+    name, no repr of a key (fatal: <ExceptionClass>: ... was printed before)."""
+    import zlib
+
+    from dulwich import errors as de
+
+    from pysh.ports.git import library_error
+
+    sha = "a" * 40
+    cases = [KeyError(bytes.fromhex(sha)), KeyError(sha.encode()), de.NotGitRepository("x"),
+             de.ObjectMissing(sha.encode()), de.NotCommitError(sha.encode()),
+             de.ChecksumMismatch(sha.encode(), "b" * 40), de.ApplyDeltaError("bad delta"),
+             de.ObjectFormatException("bad"), de.PackedRefsException("bad"),
+             de.HangupException(), zlib.error("Error -3 while decompressing data"),
+             UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), ValueError("x"),
+             RecursionError(), BufferError("cannot close exported pointers exist")]
+    for e in cases:
+        text = library_error(e)
+        assert text and type(e).__name__ not in text and "Error" not in text, (e, text)
+    assert library_error(KeyError(bytes.fromhex(sha))) == f"unable to read {sha}"
+
+
+def test_corrupt_repository_files_get_git_messages(repo):
+    fs = repo.shell.fs
+    fs.write_bytes("/batch/.git/packed-refs", b"# pack-refs with: peeled\ngarbage line\n")
+    r = g(repo, "branch")
+    assert (r.status, r.err) == (128, "fatal: unexpected line in .git/packed-refs: garbage line\n")
+    fs.unlink("/batch/.git/packed-refs")
+    sha = g(repo, "rev-parse", "HEAD:f").out.strip()
+    loose = f"/batch/.git/objects/{sha[:2]}/{sha[2:]}"
+    fs.chmod(loose, 0o644)
+    fs.write_bytes(loose, b"garbage")
+    r = g(repo, "show", "HEAD:f")
+    assert r.status == 128 and r.out == ""
+    assert r.err == f"fatal: bad object {sha}\n"

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.harness import run_cmd
+from tests.harness import PLANTS_ON_THE_HOST, run_cmd
 from tests.ports.conftest import CANARY, SECRET
 from tests.shellkit.test_race import _exchange
 
@@ -298,6 +298,7 @@ def test_read_only_workspace_git_writes_nothing(tree):
 
 
 # ---------------------------------------------------------- symlink blobs
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_symlink_blob_checked_out_through_door_a(inst, tree):
     """An absolute in-mount target is stored relative by the core (door A), never as given."""
     r = _repo_in(tree.ws)
@@ -310,6 +311,7 @@ def test_symlink_blob_checked_out_through_door_a(inst, tree):
     assert os.readlink(os.path.join(r, "l")) == "f"
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 @pytest.mark.parametrize("target", ["/etc/passwd", "../../.."])
 def test_symlink_blob_leaving_the_mount_is_refused(inst, tree, target):
     """The core refuses a link whose target leaves its mount: git says so, as git does when
@@ -331,6 +333,7 @@ def test_symlink_blob_leaving_the_mount_is_refused(inst, tree, target):
 
 
 # --------------------------------------------------------------- no host path
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_no_host_path_reaches_a_library(inst, tree):
     """While git runs, nothing opens, lists, renames or maps a path string under the host
     workspace: every access is relative to a directory fd the core holds."""
@@ -367,6 +370,7 @@ def test_no_host_path_reaches_a_library(inst, tree):
 
 
 # -------------------------------------------------------------------- race
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_swap_race_refs_and_objects(inst, tree):
     r = _repo_in(tree.ws)
     gd = os.path.join(r, ".git")

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.harness import run_cmd
+from tests.harness import PLANTS_ON_THE_HOST, run_cmd
 from tests.ports.conftest import CANARY, SECRET, door_a_errno, run, strerror
 
 ENV = {"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "T",
@@ -182,6 +182,7 @@ def test_git_dir_env_and_option_out_refused(inst, tree):
     assert r.status == 128
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_symlinked_dotgit_out_refused(inst, tree):
     repo = outside_repo(tree)
     os.symlink(os.path.join(repo, ".git"), os.path.join(tree.ws, ".git"))
@@ -189,6 +190,7 @@ def test_symlinked_dotgit_out_refused(inst, tree):
     assert r.status == 128 and "secret" not in r.out
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 @pytest.mark.parametrize("internal", ["objects", "refs", "refs/heads", "objects/pack", "HEAD", "config",
                                       "index", "loose"])
 def test_symlinked_internals_out_refused(inst, tree, internal):
@@ -217,6 +219,7 @@ def test_symlinked_internals_out_refused(inst, tree, internal):
     assert outside_snapshot(tree) == before
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_alternates_refused(inst, tree):
     repo = outside_repo(tree)
     real_git(tree.ws, "init", "-q", "-b", "main")
@@ -258,6 +261,7 @@ def _no_subprocess(monkeypatch):
     return calls
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_hooks_never_run(inst, tree, monkeypatch):
     real_git(tree.ws, "init", "-q", "-b", "main")
     marker = os.path.join(tree.base, "hook-ran")
@@ -279,6 +283,7 @@ def test_hooks_never_run(inst, tree, monkeypatch):
     assert calls == []
 
 
+@pytest.mark.plain_only(PLANTS_ON_THE_HOST)
 def test_command_config_never_runs(inst, tree, monkeypatch):
     real_git(tree.ws, "init", "-q", "-b", "main")
     marker = os.path.join(tree.base, "cfg-ran")
