@@ -885,8 +885,10 @@ class Interp(Expander):
             return case_attr_map(value, v.attrs, self.c_ctype())
         return value if append_to is None else append_to + value
 
-    def assign(self, name: str, value: str, *, append: bool = False, local: bool = False) -> None:
-        """``name=value`` (or ``+=``) on a scalar or an array's element 0."""
+    def assign(self, name: str, value: str, *, append: bool = False, local: bool = False,
+               async_ok: bool = False) -> None:
+        """``name=value`` (or ``+=``) on a scalar or an array's element 0. ``async_ok``: the
+        caller expands a nameref's a[$(...)] itself (on _AsyncSubscript)."""
         if not local and not append:
             # the common case first: an existing plain scalar
             v = self.vars.lookup(name)
@@ -907,6 +909,10 @@ class Interp(Expander):
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
+                    if sub in ("@", "*"):
+                        raise ElementRefError(f"{target}: bad array subscript")
+                    if async_ok and ("$" in sub or "`" in sub):  # (expanded in full)
+                        raise _AsyncSubscript(target)
                     self.assign_key(base, self.expand_subscript_sync(base, sub), value,
                                     append=append)
                     return
@@ -1375,7 +1381,13 @@ class Interp(Expander):
                                         for p in value.parts], value.text)
                     items.append((key, await self.expand_word(value), el.append))
             return ("array", items)
-        value = await self.expand_assign_value(a.value) if a.value is not None else ""
+        v = a.value
+        if v is None:
+            value = ""
+        elif v.text is not None and "~" not in v.text:  # (no tilde: no colon tildes either)
+            value = await self.expand_word(v)
+        else:
+            value = await self.expand_assign_value(v)
         if a.index is not None:
             return ("index", value)
         return ("scalar", value)
@@ -1386,6 +1398,12 @@ class Interp(Expander):
         name = a.name
         kind, payload = prepared
         if not local and not declared:
+            if kind == "scalar":
+                try:
+                    self.assign(name, payload, append=a.append, async_ok=True)
+                except _AsyncSubscript as e:  # a nameref to a[$(...)], a[${#a[@]}]...
+                    await self._assign_element_ref(e.target, kind, payload, a.append)
+                return
             ref = self.vars.lookup(name)
             if ref is not None and ref.attrs & NAMEREF:
                 target = self._resolve_nameref(name, warn=False)
@@ -3049,6 +3067,14 @@ _HELP_OPTION = frozenset(
     "source suspend times trap type typeset ulimit umask unalias unset wait".split())
 _PROGRAM_BUILTINS = {"bash", "sh", "test", "["}  # also files in /usr/bin that programs run
 _DECL_BUILTINS = {"declare", "typeset", "local", "export", "readonly"}
+
+
+class _AsyncSubscript(Exception):  # noqa: N818 - a signal, not an error
+    """assign() met a nameref whose subscript has expansions ($..., `...`) to make."""
+
+    def __init__(self, target: str):
+        super().__init__(target)
+        self.target = target
 
 
 def _circular(name: str):
