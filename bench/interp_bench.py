@@ -156,7 +156,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
-    pysh = [sys.executable, "-m", "pysh"]
+    # as the installed `pysh` command starts (`python -m pysh` would also load runpy and
+    # put the working directory on sys.path)
+    pysh = [sys.executable, "-c", "import sys; from pysh.cli import main; sys.exit(main())"]
     jb_times = peer_times(peer_python("JUST_BASH_PYTHON", "/tmp/jb-venv/bin/python", "just_bash"),
                           JB_SCRIPT, a.rounds)
     bk_times = peer_times(peer_python("BASHKIT_PYTHON", "/tmp/bk-venv/bin/python", "bashkit"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -363,6 +364,17 @@ def load_command_module(registry, module: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Start-up makes some 100,000 long-lived objects (modules, classes, functions) and no
+    # garbage cycles worth finding: the collector scanning them again and again would cost
+    # a tenth of `pysh -c true`. It runs again once the script starts (_script_starts).
+    gc.disable()
+    try:
+        return _main(argv)
+    finally:
+        gc.enable()
+
+
+def _main(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in ("--version", "-V"):
         from pysh.shellkit import landlock
@@ -375,6 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     if args and args[0] == "mcp":
         from pysh.mcp import main as mcp_main
 
+        gc.enable()
         return mcp_main(args[1:])
     try:
         o = parse_cli(args)
@@ -393,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
         from pysh.shellkit.tempdirs import install_signal_cleanup
 
         install_signal_cleanup((signal.SIGTERM, signal.SIGHUP))  # ^C is the REPL's own
+        gc.enable()
         return run_repl(o)
     try:
         ex = build_instance(o)
@@ -405,6 +419,13 @@ def main(argv: list[str] | None = None) -> int:
     if o.json:
         return _run_json(o, ex)
     return _run_batch(o, ex)
+
+
+def _script_starts() -> None:
+    """The collector runs again (main() held it off); what start-up made stays for good, so
+    later collections (the script's, the exit's) need not scan it."""
+    gc.freeze()
+    gc.enable()
 
 
 def _read_script_file(path: str) -> str | None:
@@ -474,6 +495,7 @@ def _run_batch(o: Options, ex) -> int:
                                    name=argv0, extglob=it.extglob_on)
             return await it.run_reader(reader, error_prefix=lambda n: argv0)
 
+        _script_starts()
         try:
             # the script runs on the instance's worker thread (restricted by the kernel floor
             # where Linux has Landlock); this thread waits, takes the signals, cleans up
@@ -567,6 +589,7 @@ def _run_json(o: Options, ex) -> int:
     if o.command is None and o.file is not None:  # named as the sandbox sees it
         sb._interp.argv0 = sb._interp.script_path = _script_name(o.file, ex)
     with sb:
+        _script_starts()
         r = sb.run(source, args=args)
         out = r.to_dict()
         at_exit(o, ex, out)

@@ -11,7 +11,6 @@ Each section sits between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` mark
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import pathlib
 import re
 import sys
@@ -63,8 +62,7 @@ def limits_table() -> str:
     default, strict = Limits(), Limits.strict()
     rows = ["| limit | default | `Limits.strict()` | what it bounds | when hit |",
             "| --- | --- | --- | --- | --- |"]
-    for f in dataclasses.fields(Limits):
-        name = f.name
+    for name in Limits.field_names():
         when = WHEN_HIT.get(name, LIMIT_ERROR)
         rows.append(f"| `{name}` | {_fmt(getattr(default, name))} | {_fmt(getattr(strict, name))} "
                     f"| {LIMIT_DOCS.get(name, '')} | {when} |")

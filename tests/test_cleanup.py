@@ -123,3 +123,31 @@ def test_the_sweep_needs_the_owner_gone(tmp_path):
     assert sweep_stale(str(tmp_path)) == 0 and d.is_dir()
     os.close(fd)
     assert sweep_stale(str(tmp_path)) == 1 and os.listdir(tmp_path) == []
+
+
+def test_a_new_instance_survives_a_sweep_between_its_open_and_its_lock(tmp_path, monkeypatch):
+    # Another process's sweep can open a lock file just created and flock it before its
+    # owner does: the owner then takes a new name instead of failing (this was a
+    # BlockingIOError when several pysh processes shared /tmp)
+    from pysh.shellkit import tempdirs
+
+    real_flock = fcntl.flock
+    raced = []
+
+    def flock(fd, op):
+        if not raced:
+            raced.append(os.readlink(f"/proc/self/fd/{fd}"))
+            sweeper = os.open(f"/proc/self/fd/{fd}", os.O_RDWR)  # the sweep's own open file
+            real_flock(sweeper, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            raced.append(sweeper)
+        return real_flock(fd, op)
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+    path = tempdirs.make_instance_dir(str(tmp_path), "swiftbash-")
+    os.close(raced[1])
+    try:
+        # a second name was taken, and its lock is ours
+        assert len(raced) == 2 and os.path.isdir(path) and raced[0] != path + ".lock"
+        assert os.readlink(f"/proc/self/fd/{tempdirs._live[path]}") == path + ".lock"
+    finally:
+        tempdirs.remove_instance_dir(path)

@@ -1188,9 +1188,24 @@ async def b_alias(interp, argv):
 @builtin("unalias")
 async def b_unalias(interp, argv):
     args = argv[1:]
-    if "-a" in args:
+    usage = "unalias: usage: unalias [-a] name [name ...]\n"
+    every = False
+    while args and args[0].startswith("-") and args[0] != "-":
+        opt = args.pop(0)
+        if opt == "--":
+            break
+        for c in opt[1:]:
+            if c != "a":
+                await interp.diag(f"unalias: -{c}: invalid option")
+                await interp.err(usage)
+                return 2
+            every = True
+    if every:
         interp.aliases.clear()
         return 0
+    if not args:
+        await interp.err(usage)
+        return 2
     status = 0
     for a in args:
         if interp.aliases.pop(a, None) is None:
@@ -1273,15 +1288,43 @@ def _jobs(interp) -> dict:
 
 @builtin("wait")
 async def b_wait(interp, argv):
-    args = [a for a in argv[1:] if a not in ("-f",)]
+    args = list(argv[1:])
     any_mode = False
-    if args and args[0] == "-n":
-        any_mode = True
-        args = args[1:]
+    pvar = None
+    while args and args[0].startswith("-") and args[0] != "-":
+        opt = args.pop(0)
+        if opt == "--":
+            break
+        for c in opt[1:]:
+            if c == "n":
+                any_mode = True
+            elif c == "p" and args:
+                pvar = args.pop(0)  # the waited job's pid goes there
+            elif c != "f":
+                await interp.diag(f"wait: -{c}: invalid option")
+                await interp.err("wait: usage: wait [-fn] [-p var] [id ...]\n")
+                return 2
     jobs = _jobs(interp)
     budget = interp.budget
+    if any_mode and args:  # -n ID...: the first of those to end (each a job, or no such job)
+        picked = {}
+        for spec in args:
+            j = _job_by_spec(interp, spec)
+            if j is None:
+                await interp.diag(f"wait: {spec}: no such job")
+            else:
+                picked[j.pid] = j
+        if not picked:
+            return 127
+        jobs, args = picked, []
     if not args:
         if any_mode:
+            for j in jobs.values():
+                if j.done:  # one that ended before the wait (not waited for yet) comes first
+                    interp.session.jobs.pop(j.pid, None)
+                    if pvar:
+                        interp.assign(pvar, str(j.pid))
+                    return j.status
             live = [j for j in jobs.values() if not j.done]
             if not live:
                 return 127
@@ -1304,6 +1347,8 @@ async def b_wait(interp, argv):
             for j in live:
                 if j.done:
                     interp.session.jobs.pop(j.pid, None)
+                    if pvar:
+                        interp.assign(pvar, str(j.pid))
                     return j.status
             return 127
         for j in list(jobs.values()):
@@ -1312,6 +1357,10 @@ async def b_wait(interp, argv):
         return 0
     status = 0
     for spec in args:
+        if not spec.startswith("%") and not spec.isdigit():
+            await interp.diag(f"wait: `{spec}': not a pid or valid job spec")
+            status = 1
+            continue
         j = _job_by_spec(interp, spec)
         if j is None:
             if spec.isdigit():
@@ -1326,7 +1375,23 @@ async def b_wait(interp, argv):
         await _wait_job(interp, j)
         status = j.status
         interp.session.jobs.pop(j.pid, None)
+        await _report_signal(interp, j)
+        if pvar:
+            interp.assign(pvar, str(j.pid))
     return status
+
+
+async def _report_signal(interp, job) -> None:
+    """bash's line for a waited job a signal ended (not INT, PIPE or TERM): where, its pid,
+    the signal's description, the command."""
+    if job.signal and job.signal not in (2, 13, 15):
+        import signal
+
+        try:
+            desc = signal.strsignal(job.signal) or f"Signal {job.signal}"
+        except ValueError:
+            desc = f"Signal {job.signal}"
+        await interp.diag(f"{job.pid:5d} {desc:<24}{job.command}")
 
 
 async def _wait_job(interp, job) -> None:
@@ -1453,11 +1518,16 @@ async def b_kill(interp, argv):
         await interp.err(usage)
         return 2
     status = 0
-    from pysh.interpreter.runner import SHELL_PID
-
     for spec in args:
-        if spec in (str(SHELL_PID), str(interp.pid)):
+        if spec in (str(interp.shell_pid), str(interp.pid)):
             await signal_self(interp, sig)
+            continue
+        other = interp.session.shells.get(int(spec)) if spec.isdigit() else None
+        if other is not None:
+            # another shell process (the parent of `sh -c "kill -USR1 $$"`): it acts on the
+            # signal once it has control again (its trap, or the default action)
+            if sig != 0:
+                other.pending_signals = [*(other.pending_signals or ()), sig]
             continue
         j = _job_by_spec(interp, spec)
         if j is None:
@@ -1467,10 +1537,14 @@ async def b_kill(interp, argv):
                 await interp.diag(f"kill: {spec}: arguments must be process or job IDs")
             status = 1
             continue
-        if sig != 0 and not j.done and j.cancel_scope is not None:
+        if sig not in _IGNORED_BY_DEFAULT and not j.done and j.cancel_scope is not None:
             j.cancel_scope.cancel()
             j.status = 128 + sig
+            j.signal = sig
     return status
+
+
+_IGNORED_BY_DEFAULT = (0, 17, 18, 23, 28)  # (and 0 only asks): CHLD CONT URG WINCH
 
 
 async def signal_self(interp, sig: int) -> None:
@@ -1480,7 +1554,7 @@ async def signal_self(interp, sig: int) -> None:
         if handler:
             await interp.run_trap(name, signal=True)
         return
-    if sig in (0, 17, 18, 23, 28):  # ignored by default
+    if sig in _IGNORED_BY_DEFAULT:
         return
     raise ExitShell(128 + sig)
 
@@ -1682,6 +1756,13 @@ async def b_trap(interp, argv):
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
+    elif args and args[0][:1] == "-" and len(args[0]) > 1 and args[0] not in ("-p", "-l"):
+        bad = next((c for c in args[0][1:] if c not in "lp"), None)
+        if bad is not None:  # (trap -1 EXIT: no handler, an option bash refuses)
+            await interp.diag(f"trap: -{bad}: invalid option")
+            await interp.err("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
+            return 2
+        args = ["-l" if "l" in args[0] else "-p", *args[1:]]
     if not args or args[0] == "-p":
         names = args[1:] if args else []
         items = interp.traps.items() if not names else [
@@ -1763,5 +1844,8 @@ async def b_test(interp, argv):
 async def b_bash(interp, argv):
     from pysh.interpreter.shellcmd import run_child_shell
 
-    return await run_child_shell(interp, argv)
+    status = await run_child_shell(interp, argv)
+    if interp.pending_signals:  # (what the child sent this shell, once it is done)
+        await interp.take_signals()
+    return status
 

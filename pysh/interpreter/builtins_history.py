@@ -156,6 +156,8 @@ def expand_history(h: list[str], word: str) -> str | None:
 @builtin("fc")
 async def b_fc(interp, argv):
     h = _entries(interp)
+    if h and "history" in interp.opts and getattr(interp, "invocation", "") != "c":
+        h = h[:-1]  # (bash's fc leaves out its own line, which the shell recorded)
     args = argv[1:]
     n = 0  # (a negative number is a history offset, not an option)
     while n < len(args) and args[n].startswith("-") and not args[n][1:].isdigit():
@@ -169,8 +171,7 @@ async def b_fc(interp, argv):
         await interp.diag("fc: editing and re-running commands is not available here")
         return 1
     if not h:
-        await interp.diag("fc: history specification out of range")
-        return 1
+        return 0  # (bash lists nothing)
 
     def pos(spec: str, default: int) -> int | None:
         n = _number(spec)
@@ -179,16 +180,18 @@ async def b_fc(interp, argv):
                 if h[i].startswith(spec):
                     return i
             return None
+        if n > len(h):
+            return default  # (past the end: as if not given)
         p = n - 1 if n > 0 else len(h) + n
         return max(0, min(p, len(h) - 1))
 
-    first = pos(args[0], 0) if args else max(0, len(h) - 16)
+    first = pos(args[0], max(0, len(h) - 16)) if args else max(0, len(h) - 16)
     last = pos(args[1], len(h) - 1) if len(args) > 1 else len(h) - 1
     if first is None or last is None:
-        await interp.diag("fc: history specification out of range")
+        await interp.diag("fc: no command found")
         return 1
     rng = list(range(first, last + 1)) if first <= last else list(range(first, last - 1, -1))
-    if "r" in flags:
+    if "r" in flags and first <= last:  # (a range given backwards stays backwards with -r)
         rng.reverse()
     await interp.out("".join(("\t" if "n" in flags else f"{i + 1}\t") + f" {h[i]}\n" for i in rng))
     return 0

@@ -16,6 +16,7 @@ from pysh.interpreter.state import (
     CASE_ATTRS,
     EXPORT,
     INTEGER,
+    LOCALIZED,
     LOWER,
     NAMEREF,
     PROPAGATE,
@@ -184,6 +185,13 @@ async def b_declare(interp, argv):
                                         set_bits, clear_bits, print_mode)
 
     if not operands:
+        if cmd == "local" and print_mode:  # (bash 5.2: as declare -p prints them)
+            frame = interp.vars.call_frame()
+            for name in sorted(frame.locals):
+                v = frame.locals[name]
+                if v.attrs & (TEMPVAR | LOCALIZED) != TEMPVAR:
+                    await interp.out(declare_line(name, v) + "\n")
+            return 0
         if cmd == "local":
             # name=value, the set ones: what the shared suite expects of bash (assign-
             # extended.test.sh#4); bash 5.2.15 prints them as declare -p does
@@ -209,9 +217,13 @@ async def b_declare(interp, argv):
     if print_mode:
         status = 0
         for _, name in operands:
-            v = interp.vars.lookup(name) or interp.dynamic_as_var(name)
+            if cmd == "local":  # this function's own locals only (not its prefix bindings)
+                v = interp.vars.call_frame().locals.get(name)
+                v = None if v is None or v.attrs & (TEMPVAR | LOCALIZED) == TEMPVAR else v
+            else:
+                v = interp.vars.lookup(name) or interp.dynamic_as_var(name)
             if v is None:
-                await interp.diag(f"declare: {name}: not found")
+                await interp.diag(f"{cmd}: {name}: not found")
                 status = 1
                 continue
             await interp.out(declare_line(name, v) + "\n")
@@ -234,7 +246,13 @@ async def b_declare(interp, argv):
                     status = 1
                     continue
             if entry is not None:
-                await _declare_assign(interp, entry[0], entry[1], set_bits, clear_bits, local)
+                a = entry[0]
+                if a.index is not None and cmd in ("export", "readonly"):
+                    # bash: an element is no name these two take (declare -x a[1]=v is)
+                    await interp.diag(f"{cmd}: `{a.name}[{a.index.text}]': not a valid identifier")
+                    status = 1
+                    continue
+                await _declare_assign(interp, a, entry[1], set_bits, clear_bits, local)
                 continue
             name, eq, value = word.partition("=")
             append = name.endswith("+")
@@ -243,8 +261,9 @@ async def b_declare(interp, argv):
             index = None
             if "[" in name and name.endswith("]"):
                 name, _, index = name[:-1].partition("[")
-            if not _valid(name):
-                await interp.diag(f"{cmd}: `{word}': not a valid identifier")
+            if not _valid(name) or index is not None and cmd in ("export", "readonly"):
+                shown = word if index is None else f"{name}[{index}]"
+                await interp.diag(f"{cmd}: `{shown}': not a valid identifier")
                 status = 1
                 continue
             shown = name
@@ -254,6 +273,7 @@ async def b_declare(interp, argv):
             if cmd == "readonly" and not eq:
                 bits &= ~(ARRAY | ASSOC)  # bash: `readonly -a x` (no value) marks x readonly only
             var = _get_or_create(interp, name, local, bits)
+            here = local and var is not _temp_binding(interp, name)  # (else: assign it there)
             if var.attrs & READONLY and (eq or set_bits & ~READONLY or clear_bits & READONLY):
                 if eq or clear_bits:
                     # (bash names the builtin for declare/typeset/local only)
@@ -276,13 +296,13 @@ async def b_declare(interp, argv):
                 if cmd in ("export", "readonly") and "xtrace" in interp.opts:
                     await _trace_assignment(interp, shown, value)
                 if index is not None:
-                    interp.assign_key(name, index, value, append=append, local=local)
+                    interp.assign_key(name, index, value, append=append, local=here)
                 elif (var.attrs & (ARRAY | ASSOC) or isinstance(var.value, dict)) and \
                         value.startswith("(") and value.endswith(")"):
                     # `declare -a x='(a b)'`: the quoted compound form bash still honours
                     await interp.eval_string(f"{name}={value}")
                 else:
-                    interp.assign(name, value, append=append, local=local)
+                    interp.assign(name, value, append=append, local=here)
             if set_bits & READONLY:
                 var.attrs |= READONLY
         except ShellError as e:
@@ -409,16 +429,37 @@ def _valid(name: str) -> bool:
         c.isalnum() or c == "_" for c in name)
 
 
+def _temp_binding(interp, name: str) -> Var | None:
+    """``name``'s prefix binding in the innermost scope (``v=1 eval ...``), if any."""
+    frames = interp.vars.frames
+    return frames[-1].locals.get(name) if frames and frames[-1].temp else None
+
+
 def _get_or_create(interp, name: str, local: bool, set_bits: int) -> Var:
     if local:
+        frames = interp.vars.frames
+        top = frames[-1] if frames else None
+        if top is not None and top.temp and name in top.locals:
+            # `v=1 eval 'local v'`: the innermost scope's prefix binding becomes the local
+            # (as bash's make_local_variable: value and attributes kept; gone with the scope)
+            v = top.locals[name]
+            v.attrs |= LOCALIZED
+            return v
         frame = interp.vars.call_frame()
         v = frame.locals.get(name)
+        if v is not None and v.attrs & TEMPVAR:
+            v.attrs |= LOCALIZED  # `v=1 f` where f says `local v`: the same (export still
+            # sends it on outward, as bash's att_tempvar does)
         if v is None:
             outer = interp.vars.lookup(name)
             if outer is not None and outer.attrs & READONLY:
                 raise ReadonlyError(name)
-            # a new local starts unset, and inherits nothing (bash's default)
-            v = Var(None, 0)
+            if outer is not None and outer.attrs & TEMPVAR and isinstance(outer.value, str):
+                # ... but a prefix binding's value it does (`v=1 g` where g calls f, and f
+                # says `local v`), and its export
+                v = Var(outer.value, outer.attrs & EXPORT)
+            else:  # a new local starts unset, and inherits nothing but the export attribute
+                v = Var(None, outer.attrs & EXPORT if outer is not None else 0)
             frame.locals[name] = v
         return v
     v = interp.vars.lookup(name) if not local else None
@@ -477,6 +518,8 @@ async def _declare_assign(interp, a, prepared, set_bits, clear_bits, local) -> N
         await _trace_assignment(interp, a.name, prepared[1])
     name = _through_ref(interp, a.name, local, set_bits, clear_bits)
     var = _get_or_create(interp, name, local, set_bits)
+    if local and var is _temp_binding(interp, name):
+        local = False  # (the innermost scope's prefix binding, which `local` took)
     if var.attrs & READONLY:
         raise ReadonlyError(a.name)
     _apply_attrs(interp, name, var, set_bits & ~READONLY, clear_bits)
@@ -583,6 +626,18 @@ _LOSE_SPECIAL = {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECO
                  "BASH_ARGV0", "HISTCMD", "COMP_WORDBREAKS", "BASH_ALIASES", "BASH_CMDS"}
 
 
+def _own_scope(interp, scope: dict) -> bool:
+    """Is ``scope`` this function's own: its frame, or a prefix-binding frame made inside it
+    (``v=1 eval 'local v; unset v'``)?"""
+    frames = interp.vars.frames
+    for f in reversed(frames):
+        if f.locals is scope:
+            return True
+        if not f.temp:
+            return False
+    return False
+
+
 async def _unset_var(interp, name: str, v: Var) -> bool:
     if v.attrs & READONLY:
         await interp.diag(f"unset: {name}: cannot unset: readonly variable")
@@ -590,9 +645,8 @@ async def _unset_var(interp, name: str, v: Var) -> bool:
     if name in _LOSE_SPECIAL:
         interp.lost_specials.add(name)
     scope = interp.vars.scope_of(name)
-    frame = interp.vars.call_frame()
-    if not v.attrs & TEMPVAR and scope is not interp.vars.globals and (
-            (frame is not None and scope is frame.locals) or "localvar_unset" in interp.shopts):
+    if v.attrs & (TEMPVAR | LOCALIZED) != TEMPVAR and scope is not interp.vars.globals and (
+            _own_scope(interp, scope) or "localvar_unset" in interp.shopts):
         # a local of this function (or, with localvar_unset, of a caller): it stays,
         # unset, and still hides the variable beneath it
         v.value = None

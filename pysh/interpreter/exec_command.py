@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from pysh.interpreter.filesystems import MountedFileSystem
 from pysh.shellkit import (
@@ -40,6 +39,8 @@ from pysh.shellkit.tempdirs import (
     system_temp_root,
 )
 from pysh.shellkit.worker import Worker, unrestricted
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:  # a policy is built by the embedder: its module loads only then
     from pysh.shellkit import changes as changeset

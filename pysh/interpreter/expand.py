@@ -313,7 +313,9 @@ class Expander:
                 v = w.value
                 for a in _brace_assigns(w, limit) if v is not None and "{" in (v.text or "") \
                         and "braceexpand" in self.opts else (w,):
-                    prepared = await self.prepare_assign(a)
+                    # (declare -A m=(...): the values are an associative array's)
+                    prepared = await self.prepare_assign(a, assoc=any(
+                        o[:1] == "-" and "A" in o for o in out[1:]))
                     if decl is None:
                         decl = {}
                     decl[len(out)] = (a, prepared)
@@ -437,7 +439,10 @@ class Expander:
         if matches:
             return matches
         if "failglob" in sh:
-            raise ExpansionError(f"no match: {f.value}", status=1, action="line")
+            # the line is given up; under errexit bash leaves the shell, even where a
+            # failure would not count (`f || ...`, `if`)
+            raise ExpansionError(f"no match: {f.value}", status=1,
+                                 action="exit" if "errexit" in self.opts else "line")
         if "nullglob" in sh:
             return []
         return [f.value]
@@ -896,13 +901,11 @@ class Expander:
             else:
                 # sparse arrays slice by index, not position
                 arr = self.array_items(name)
-                if off < 0:
-                    off = len(arr) + off
+                if off < 0:  # counted back from the highest index + 1, not the count
+                    off = (arr[-1][0] + 1 if arr else 0) + off
                     if off < 0:
                         return [] if not quoted or not star else [("", QUOTED)]
-                    sel = [v for _, v in arr][off:]
-                else:
-                    sel = [v for k, v in arr if k >= off]
+                sel = [v for k, v in arr if k >= off]
                 if length is not None:
                     if length < 0:
                         raise ExpansionError(f"{length}: substring expression < 0", status=1, action="line")
@@ -990,20 +993,52 @@ class Expander:
 
 
 def _glob_ignored(path: str, ignore: str, nocase: bool) -> bool:
-    """GLOBIGNORE: ``.`` and ``..`` always, and what one of its patterns matches (as fnmatch
-    with FNM_PATHNAME: a wildcard never matches a slash)."""
+    """GLOBIGNORE: ``.`` and ``..`` always, and what one of its patterns matches: a wildcard
+    does not match a slash, but a ``*`` that ends the pattern matches the rest of the path
+    (``*/b*`` ignores ``a/b/c/z``, ``*.md`` does not ignore ``a/x.md``), as bash 5.2 does."""
     last = path.rstrip("/").rpartition("/")[2]
     if last in (".", ".."):
         return True
     comps = path.split("/")
-    for p in ignore.split(":"):
+    for p in _split_ignore(ignore):
         if not p:
             continue
         pcomps = p.split("/")
-        if len(pcomps) == len(comps) and all(
-                pat.match(pc, c, nocase=nocase) for pc, c in zip(pcomps, comps, strict=True)):
+        n = len(pcomps)
+        if len(comps) > n and p.endswith("*") and not p.endswith("\\*"):
+            comps_here = comps[:n]  # the trailing star takes the rest
+        elif len(comps) == n:
+            comps_here = comps
+        else:
+            continue
+        if all(pat.match(pc, c, nocase=nocase) for pc, c in zip(pcomps, comps_here, strict=True)):
             return True
     return False
+
+
+def _split_ignore(spec: str) -> list[str]:
+    """GLOBIGNORE's patterns: split on colons outside bracket expressions (``[[:alpha:]]``)."""
+    out, cur, i, n = [], [], 0, len(spec)
+    while i < n:
+        c = spec[i]
+        if c == "\\" and i + 1 < n:
+            cur.append(spec[i:i + 2])
+            i += 2
+            continue
+        if c == "[":
+            end = pat.bracket_end(spec, i)
+            if end > 0:
+                cur.append(spec[i:end])
+                i = end
+                continue
+        if c == ":":
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    out.append("".join(cur))
+    return out
 
 
 def _is_name(s: str) -> bool:

@@ -49,6 +49,7 @@ def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = 
         comps = comps[:-1]
     # the last component that holds a glob character
     last_glob = max((i for i, c in enumerate(comps) if pat.has_glob(c, extglob)), default=-1)
+    literal = True  # the paths so far are the pattern's own text (no wildcard before)
     for idx, comp in enumerate(comps):
         if comp == "":
             paths = [p + "/" if not p.endswith("/") else p for p in paths]
@@ -59,9 +60,13 @@ def glob(fs: FileSystem, pattern: str, *, dotglob: bool = False, nocase: bool = 
             continue
         is_last = idx == len(comps) - 1
         if globstar and comp == "**":
-            paths = _globstar(fs, paths, dotglob, dirs_only=not is_last or trailing_slash,
-                              budget=budget)
+            paths = _globstar(fs, paths, dotglob, is_last=is_last, trailing_slash=trailing_slash,
+                              literal=literal, budget=budget)
+            literal = False
+            if not paths:
+                return []
             continue
+        literal = False
         fullmatch = pat.compile_pattern(comp, nocase=nocase, extglob=extglob).fullmatch
         explicit_dot = pat.unescape(comp[:2]).startswith(".") or comp.startswith("\\.")
         new: list[str] = []
@@ -108,16 +113,21 @@ def _exists(fs: FileSystem, path: str, want_dir: bool) -> bool:
     return fs.lexists(path)
 
 
-def _globstar(fs: FileSystem, paths: list[str], dotglob: bool, dirs_only: bool,
-              budget=None) -> list[str]:
-    """``**``: zero or more directory levels (files too when it is the last component)."""
+def _globstar(fs: FileSystem, paths: list[str], dotglob: bool, *, is_last: bool,
+              trailing_slash: bool, literal: bool, budget=None) -> list[str]:
+    """``**``: zero or more directory levels (files too when it is the last component).
+    Zero levels is the base itself: ``**/x`` looks in ``.`` too; ``dir/**`` lists ``dir/``
+    (as typed: ``dir/``; a base a wildcard found stays as found: ``*/**`` lists ``a``)."""
+    dirs_only = not is_last or trailing_slash
     out: list[str] = []
     for base in paths:
-        if dirs_only:
-            if base:
-                out.append(base)
-        elif base:  # dir/** is dir/ itself too (zero levels), as in bash
-            out.append(base if base.endswith("/") else base + "/")
+        if base and not fs.is_dir(base):
+            continue
+        if not is_last:
+            out.append(base)  # ("" is the current directory: the next component joins it)
+        elif base:
+            out.append(base if base.endswith("/") or not literal or trailing_slash
+                       else base + "/")
         stack = [base]
         while stack:
             if budget is not None:
@@ -138,6 +148,4 @@ def _globstar(fs: FileSystem, paths: list[str], dotglob: bool, dirs_only: bool,
                 elif not dirs_only:
                     out.append(p)
             stack.extend(reversed(subdirs))
-    if dirs_only:
-        return out
-    return out
+    return list(dict.fromkeys(out))  # (**/** reaches a directory more than one way)

@@ -132,6 +132,12 @@ def _parse_bracket(p: str, i: int) -> tuple[str, int] | None:
     return None
 
 
+def bracket_end(p: str, i: int) -> int:
+    """The index after the bracket expression at p[i] == '[', or -1 (a literal '[')."""
+    br = _parse_bracket(p, i)
+    return -1 if br is None else br[1]
+
+
 def _find_close(p: str, i: int) -> int:
     """Index of the ')' closing the '(' at p[i], or -1."""
     depth = 0

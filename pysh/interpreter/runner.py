@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import errno
 import os
-import random
 import time
+import weakref
 from collections.abc import Callable
 
 from pysh.interpreter import glob as globmod
@@ -37,6 +37,7 @@ from pysh.interpreter.state import (
     DEFAULT_SHOPT,
     EXPORT,
     INTEGER,
+    LOCALIZED,
     NAMEREF,
     PROPAGATE,
     READONLY,
@@ -72,6 +73,7 @@ from pysh.shellkit import (
 from pysh.shellkit.commands import CommandLoadError
 from pysh.shellkit.confine import COMMAND_DIRS
 from pysh.shellkit.hints import hint_for
+from pysh.shellkit.mounts import is_normal_abspath
 from pysh.shellkit.worker import ensure_loop
 
 NAMEREF_MAX = 8  # links a nameref chain may have (bash's)
@@ -86,7 +88,7 @@ STATUS_SIGPIPE = 141
 
 class Job:
     __slots__ = ("pid", "number", "command", "status", "done", "event", "cancel_scope", "started",
-                 "notified", "disowned")
+                 "notified", "disowned", "signal")
 
     def __init__(self, pid: int, number: int, command: str):
         self.pid = pid
@@ -101,6 +103,7 @@ class Job:
         self.started = time.time()
         self.notified = False
         self.disowned = False  # (disown: no longer a job of the shell's, still a process)
+        self.signal = 0  # the signal that ended it (kill), for wait's report
 
 
 class Session:
@@ -117,9 +120,21 @@ class Session:
         self.task_group = None  # set for the duration of a run
         self.running: dict[int, ProcessInfo] = {}
         self.start_time = time.monotonic()
-        self.random = random.Random()
+        self._random = None
         self.builtins: dict[str, Callable] = {}
         self.shell_stdin = None  # the top-level shell's own stdin stream (set by its creator)
+        # pid -> the shell process (the top shell, each `bash -c`/`sh script`) that `kill`
+        # may signal from another one (`sh -c "kill -USR1 $$"`)
+        self.shells: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+    @property
+    def random(self):
+        """$RANDOM's generator, made on first use (importing random costs start-up time)."""
+        if self._random is None:
+            import random
+
+            self._random = random.Random()
+        return self._random
 
     def new_pid(self) -> int:
         pid = self.next_pid
@@ -147,6 +162,9 @@ class _Redirected:
 class Interp(Expander):
     """One shell (or subshell)."""
 
+    debug_done = False  # the DEBUG trap of this subshell's first simple command already ran
+    shell_pid = SHELL_PID  # $$: this shell process's pid (a subshell keeps its parent's)
+    pending_signals: list | None = None  # signals another shell sent this one, not yet taken
     stage_cmd = None  # a pipeline element's command, in the subshell running it
     command_number = 1  # bash's current_command_number: top-level commands read, plus one
     in_prompt = False  # expanding a prompt string (a broken $(...) there is only empty)
@@ -178,6 +196,8 @@ class Interp(Expander):
         self.last_bg = None
         self.lineno = 0
         self.pid = SHELL_PID
+        if SHELL_PID not in session.shells:
+            session.shells[SHELL_PID] = self  # (the top shell; new_shell names its children)
         self.subshell_level = 0
         self.errexit_suppressed = 0
         self.interactive = False
@@ -191,7 +211,7 @@ class Interp(Expander):
         self.call_stack: list[tuple[str, str, int, bool]] = []
         self.func_files: dict[str, str] = {}  # function name -> the file that defined it
         self.script_path: str | None = None  # the script file this shell runs, if any
-        self.in_trap = False
+        self.in_trap: bool | str = False  # True, or "signal"/"err": in which trap
         self.xtrace_level = 1  # bash's indirection_level: how many times PS4's first char shows
         self.loop_depth = 0
         self.umask = session.root.umask
@@ -320,6 +340,7 @@ class Interp(Expander):
         new.fds = {k: s.dup() for k, s in self.fds.items()}
         new.argv = list(self.argv)
         new.pipestatus = list(self.pipestatus)
+        new.pending_signals = None
         new.subshell_level = self.subshell_level + level
         new.pid = self.session.new_pid()
         new.arith = ArithEvaluator(new)
@@ -448,7 +469,7 @@ class Interp(Expander):
             if name == "#":
                 return str(len(self.positional_list()))
             if name == "$":
-                return str(SHELL_PID)
+                return str(self.shell_pid)
             if name == "!":
                 return None if self.last_bg is None else str(self.last_bg)
             if name == "-":
@@ -588,11 +609,16 @@ class Interp(Expander):
             node = self.current_command
             if node is None:
                 return ""
+            if type(node) is str:  # a compound command's head (for, case, arith for)
+                return node
             from pysh.interpreter.syntax.bashprint import command_text
 
             return command_text(node)
         if name == "HISTCMD":
-            return str(len(self.history) + 1) if self.interactive else "0"
+            if not self.interactive:
+                return "0"
+            # (the command running is in the history already, when it is kept)
+            return str(len(self.history) + (0 if "history" in self.opts else 1))
         if name == "BASH_ARGV0":
             return self.argv0
         if name == "DIRSTACK":
@@ -859,8 +885,10 @@ class Interp(Expander):
             return case_attr_map(value, v.attrs, self.c_ctype())
         return value if append_to is None else append_to + value
 
-    def assign(self, name: str, value: str, *, append: bool = False, local: bool = False) -> None:
-        """``name=value`` (or ``+=``) on a scalar or an array's element 0."""
+    def assign(self, name: str, value: str, *, append: bool = False, local: bool = False,
+               async_ok: bool = False) -> None:
+        """``name=value`` (or ``+=``) on a scalar or an array's element 0. ``async_ok``: the
+        caller expands a nameref's a[$(...)] itself (on _AsyncSubscript)."""
         if not local and not append:
             # the common case first: an existing plain scalar
             v = self.vars.lookup(name)
@@ -881,6 +909,10 @@ class Interp(Expander):
             if target != name:
                 if "[" in target:
                     base, _, sub = target[:-1].partition("[")
+                    if sub in ("@", "*"):
+                        raise ElementRefError(f"{target}: bad array subscript")
+                    if async_ok and ("$" in sub or "`" in sub):  # (expanded in full)
+                        raise _AsyncSubscript(target)
                     self.assign_key(base, self.expand_subscript_sync(base, sub), value,
                                     append=append)
                     return
@@ -1017,6 +1049,13 @@ class Interp(Expander):
         else:
             arr = {}
         nxt = (max(arr) + 1 if arr else 0) if not is_assoc else 0
+        # bash: in m=(...) an associative array's [k]+=v appends to the value m had before
+        # (the new table is built beside the old one); an indexed array's, to the new one
+        before = v.value if is_assoc and isinstance(v.value, dict) else {}
+        if not is_assoc and not append:
+            # bash assigns the elements one by one: a key's arithmetic sees the new array
+            # so far (a=([0]=5 [a[0]]=x) sets [5])
+            v.value = arr
         for key, value, el_append in items:
             if is_assoc:
                 if key is None:
@@ -1025,7 +1064,7 @@ class Interp(Expander):
             else:
                 k = nxt if key is None else self._int_index(key, Var(arr))
                 nxt = k + 1
-            prev = arr.get(k, "") if el_append else None
+            prev = (before if is_assoc else arr).get(k, "") if el_append else None
             arr[k] = self._coerce(v, value, name, prev)
         self.budget.check_array(len(arr))
         v.value = arr
@@ -1168,15 +1207,18 @@ class Interp(Expander):
         self.status = status
         return status
 
+    def fatal_status(self) -> int:
+        """The status a non-interactive shell exits with on a fatal error: bash's 127 for
+        `bash -c` (1 there too under errexit), 1 for a script or stdin."""
+        return 127 if getattr(self, "invocation", "") == "c" and "errexit" not in self.opts else 1
+
     async def shell_error(self, e: ShellError, simple: bool = False) -> int:
         """A command's error: said, then the shell exits, gives up the line, or the
         command fails (its status returned)."""
         await self.diag(e.message)
         if isinstance(e, ExpansionError) and e.action != "command":
             if e.action == "exit" and not self.interactive:
-                # bash: 127 for `bash -c` (1 there too under errexit), 1 for a script or stdin
-                raise ExitShell(127 if getattr(self, "invocation", "") == "c"
-                                and "errexit" not in self.opts else e.status) from None
+                raise ExitShell(127 if self.fatal_status() == 127 else e.status) from None
             raise AbortLine(e.status, discard=e.action == "discard") from None
         status = self.status = e.status
         if simple:
@@ -1188,7 +1230,7 @@ class Interp(Expander):
     async def check_errexit(self, status: int) -> None:
         if status == 0 or self.errexit_suppressed:
             return
-        if "ERR" in self.traps and not self.in_trap:
+        if "ERR" in self.traps and (not self.in_trap or self.in_trap == "signal"):
             self.status = status  # the trap's $? is the failed command's status
             await self.run_trap("ERR")
         if "errexit" in self.opts:
@@ -1203,7 +1245,12 @@ class Interp(Expander):
         if not self.in_trap:  # (a trap's own commands leave $BASH_COMMAND be)
             self.current_command = node
             if "DEBUG" in self.traps:
-                await self.run_trap("DEBUG")
+                if self.debug_done:  # (a pipeline's part: the parent ran it before the fork)
+                    self.debug_done = False
+                else:
+                    await self.run_trap("DEBUG")
+        elif self.in_trap is not True and "DEBUG" in self.traps:
+            await self.run_trap("DEBUG")  # (bash traps the commands of a signal's or ERR's trap)
         self.cmdsub_status = None
         words = node.words
         procsubs = self.procsub_fds
@@ -1228,7 +1275,7 @@ class Interp(Expander):
         try:
             # bash: the words first, then the prefix assignments, one by one (each sees
             # those before it), then the command line's trace
-            temp = await self._temp_assigns(node.assigns) if node.assigns else None
+            temp = await self._temp_assigns(node.assigns, argv[0]) if node.assigns else None
             try:
                 if "xtrace" in self.opts:
                     if self.decl_assigns:
@@ -1272,10 +1319,12 @@ class Interp(Expander):
                 await self.apply_assign(a, prepared)
             except ReadonlyError as e:
                 # bash gives up the rest of the line (a subshell exits); with errexit,
-                # suppressed or not, it exits
+                # suppressed or not, or in POSIX mode, it exits
                 await self.diag(e.message)
                 if "errexit" in self.opts and not self.interactive:
                     raise ExitShell(1) from None
+                if "posix" in self.opts and not self.interactive:
+                    raise ExitShell(self.fatal_status()) from None
                 raise AbortLine(1) from None
         status = self.cmdsub_status if self.cmdsub_status is not None else 0
         if node.redirs:
@@ -1298,8 +1347,9 @@ class Interp(Expander):
     async def do_assign(self, a: A.Assign, *, local: bool = False) -> None:
         await self.apply_assign(a, await self.prepare_assign(a), local=local)
 
-    async def prepare_assign(self, a: A.Assign):
-        """Expand an assignment's words (keys and values), without assigning yet."""
+    async def prepare_assign(self, a: A.Assign, *, assoc: bool = False):
+        """Expand an assignment's words (keys and values), without assigning yet.
+        ``assoc``: the target becomes an associative array (``declare -A m=(...)``)."""
         if a.index is not None:
             if a.array is not None:
                 raise ExpansionError(f"{a.name}[{a.index.text}]: cannot assign list to array member",
@@ -1308,15 +1358,36 @@ class Interp(Expander):
                 raise ExpansionError(f"{a.name}[]: bad array subscript", action="line")
         if a.array is not None:
             items = []
+            assoc = assoc or self.is_assoc(self._resolve_nameref(a.name))
             for el in a.array:
+                if el.key is not None and "{" in el.value.text and not assoc \
+                        and "braceexpand" in self.opts:
+                    words = _braced_element(el)
+                    if words is not None:
+                        # bash expands braces in the whole `[k]=v{1,2}` first: an indexed
+                        # array takes the words (`[k]=v1`, `[k]=v2`) as plain values
+                        for val in await self.expand_words(words):
+                            items.append((None, val, False))
+                        continue
                 key = await self.expand_key(el.key.word) if el.key is not None else None
                 if key is None:
                     for val in await self.expand_words([el.value]):
                         items.append((None, val, False))
                 else:
-                    items.append((key, await self.expand_word(el.value), el.append))
+                    value = el.value
+                    if assoc and any(type(p) is A.Tilde for p in value.parts):
+                        # (an associative array's values see no tilde expansion)
+                        value = A.Word([A.Lit("~" + p.user) if type(p) is A.Tilde else p
+                                        for p in value.parts], value.text)
+                    items.append((key, await self.expand_word(value), el.append))
             return ("array", items)
-        value = await self.expand_assign_value(a.value) if a.value is not None else ""
+        v = a.value
+        if v is None:
+            value = ""
+        elif v.text is not None and "~" not in v.text:  # (no tilde: no colon tildes either)
+            value = await self.expand_word(v)
+        else:
+            value = await self.expand_assign_value(v)
         if a.index is not None:
             return ("index", value)
         return ("scalar", value)
@@ -1327,6 +1398,12 @@ class Interp(Expander):
         name = a.name
         kind, payload = prepared
         if not local and not declared:
+            if kind == "scalar":
+                try:
+                    self.assign(name, payload, append=a.append, async_ok=True)
+                except _AsyncSubscript as e:  # a nameref to a[$(...)], a[${#a[@]}]...
+                    await self._assign_element_ref(e.target, kind, payload, a.append)
+                return
             ref = self.vars.lookup(name)
             if ref is not None and ref.attrs & NAMEREF:
                 target = self._resolve_nameref(name, warn=False)
@@ -1554,7 +1631,7 @@ class Interp(Expander):
                 except (BrokenPipe, WriteError, OSError):
                     pass
 
-    async def _temp_assigns(self, assigns) -> Frame:
+    async def _temp_assigns(self, assigns, command: str = "") -> Frame:
         """``X=1 cmd``: bindings in a temp frame, exported, made left to right (each
         expanded with those before it in force, and traced under set -x). They are new
         variables: a value is not coerced by the attributes of the variable they hide."""
@@ -1584,6 +1661,11 @@ class Interp(Expander):
                     await self.diag(f"{a.name}: readonly variable")
                     if "errexit" in self.opts and not self.interactive:
                         raise ExitShell(1)
+                    if "posix" in self.opts:  # POSIX mode: the command does not run (before
+                        # a special builtin the shell exits)
+                        if command in _SPECIAL_BUILTINS and not self.interactive:
+                            raise ExitShell(self.fatal_status())
+                        raise AbortLine(1)
                     continue
                 self.budget.check_string(len(value))
                 frame.locals[a.name] = Var(value, EXPORT | TEMPVAR)
@@ -1617,7 +1699,7 @@ class Interp(Expander):
                     self._propagate(name, v)
 
     def _propagate(self, name: str, v: Var) -> None:
-        attrs = v.attrs & ~(TEMPVAR | PROPAGATE)
+        attrs = v.attrs & ~(TEMPVAR | PROPAGATE | LOCALIZED)
         value = v.value
         if value is None or isinstance(value, dict):
             return
@@ -1662,7 +1744,8 @@ class Interp(Expander):
         end_line = fn.line  # what LINENO is in the RETURN trap: return's line, else this
         try:
             if "DEBUG" in self.traps and not self.in_trap:
-                await self.run_trap("DEBUG")  # (bash traps the start of a traced function)
+                # (bash traps the start of a traced function, on the line it was defined)
+                await self.debug_trap(fn.line, self.current_command)
             status = await self.exec_compound(fn.body)
         except ReturnFromFunction as r:
             status = r.status
@@ -1724,6 +1807,8 @@ class Interp(Expander):
             if path is None:
                 path = ""
         registry = self.session.registry
+        core = self.session.root.core
+        lose = None  # bash's file_to_lose_on: a file that is there but not executable
         for d in path.split(":"):
             d = d or "."
             if d in COMMAND_DIRS and name in registry:
@@ -1732,18 +1817,26 @@ class Interp(Expander):
                     self.hashed[name] = p
                     self.hash_hits[name] = 1
                 return ("command", p)
-            if d in COMMAND_DIRS:
+            if d in COMMAND_DIRS or (is_normal_abspath(d) and not core.may_hold_files(d)):
                 continue
             cand = (d.rstrip("/") or "") + "/" + name
             try:
                 fs = self.fs
-                if fs.is_file(cand) and fs.access(cand, os.X_OK):
+                if fs.is_file(cand):
+                    if not fs.access(cand, os.X_OK):
+                        lose = lose or cand
+                        continue
                     if use_hash and not cand.startswith("./") and d != ".":
                         self.hashed[name] = cand  # bash hashes what PATH found, until hash -r
                         self.hash_hits[name] = 1
                     return ("script", cand)
             except (FileSystemError, OSError):
                 continue
+        if lose is not None:  # found, hashed, and then refused when run (Permission denied)
+            if use_hash and not lose.startswith("./"):
+                self.hashed[name] = lose
+                self.hash_hits[name] = 1
+            return ("script", lose)
         return None
 
     async def read_named_file(self, path: str) -> bytes:
@@ -1891,7 +1984,7 @@ class Interp(Expander):
             await self._diag_fds(fds, f"{argv[0]}: Is a directory")
             return 126
         if not fs.access(path, os.X_OK):
-            await self._diag_fds(fds, f"{argv[0]}: Permission denied")
+            await self._diag_fds(fds, f"{path}: Permission denied")
             return 126
         try:
             data = fs.read_bytes(path)
@@ -1936,7 +2029,11 @@ class Interp(Expander):
         """A fresh shell process (``bash script``, ``sh -c``): exported env only."""
         child = Interp(self.session, fds={k: s.dup() for k, s in fds.items()}, argv0=argv0,
                        args=list(args), cwd=self.cwd, env=env)
-        child.pid = self.session.new_pid()
+        child.pid = child.shell_pid = self.session.new_pid()
+        ppid = child.vars.globals.get("PPID")
+        if ppid is not None:
+            ppid.value = str(self.pid)  # (its parent: the shell, or subshell, that started it)
+        self.session.shells[child.pid] = child
         child.umask = self.umask
         child.subshell_level = 0
         child.budget = self.budget
@@ -1989,6 +2086,8 @@ class Interp(Expander):
                         self.history.append(history_entry(reader.last_text))
                 try:
                     status = await self.run_list(prog.body)
+                    if self.pending_signals:
+                        await self.take_signals()
                 except AbortLine as e:
                     status = self.status = e.status
                     if e.discard and getattr(self, "invocation", "") == "c":
@@ -2003,6 +2102,14 @@ class Interp(Expander):
                 self.xtrace_level += 1
         self.status = status
         return status
+
+    async def take_signals(self) -> None:
+        """Act on the signals another shell sent this one (its trap, or the default)."""
+        from pysh.interpreter.builtins_core import signal_self
+
+        sigs, self.pending_signals = self.pending_signals, None
+        for sig in sigs or ():
+            await signal_self(self, sig)
 
     async def run_exit_trap(self, status: int) -> int:
         handler = self.traps.pop("EXIT", None)
@@ -2019,6 +2126,14 @@ class Interp(Expander):
                 self.in_trap = saved
         return status
 
+    async def debug_trap(self, line: int, command) -> None:
+        """The DEBUG trap before a command that is not a simple one: a ``for`` or ``select``
+        head (each time round), a ``case``, each part of an arithmetic ``for``, ``((``, ``[[``.
+        ``command`` is $BASH_COMMAND: the node, or the head's text."""
+        self.lineno = line
+        self.current_command = command
+        await self.run_trap("DEBUG")
+
     async def run_trap(self, name: str, *, signal: bool = False) -> None:
         """``signal``: a signal's trap (its lines numbered from 1, as bash's)."""
         handler = self.traps.get(name)
@@ -2033,7 +2148,8 @@ class Interp(Expander):
         saved_ps = self.pipestatus
         saved = self.in_trap
         saved_line = self.lineno
-        self.in_trap = True
+        # what runs inside: a signal's trap still runs DEBUG and ERR, ERR's runs DEBUG
+        self.in_trap = "signal" if signal else "err" if name == "ERR" else True
         self.trap_depth += 1
         if signal:
             self.lineno = 0
@@ -2149,10 +2265,17 @@ class Interp(Expander):
         pipes = [Pipe(read_cap=read_cap) for _ in range(n - 1)]
         statuses = [0] * n
         lastpipe = "lastpipe" in self.shopts and not self.interactive
+        # bash runs the DEBUG trap of a simple part in the parent, before that part forks
+        debug = bool(self.traps) and "DEBUG" in self.traps and not self.in_trap
         stages = []
         for i, cmd in enumerate(cmds):
             in_last = lastpipe and i == n - 1
-            child = self if in_last else self.fork()
+            if debug and not in_last and type(cmd) is A.Simple:
+                await self.debug_trap(cmd.line, cmd)
+                child = self.fork()
+                child.debug_done = True
+            else:
+                child = self if in_last else self.fork()
             if in_last:
                 saved = {k: self.fds.get(k) for k in (0, 1, 2)}
             stage_fds = {}
@@ -2196,6 +2319,8 @@ class Interp(Expander):
             for i, (child, cmd, in_last, saved, stage_fds) in enumerate(stages):
                 tg.start_soon(run_stage, i, child, cmd, in_last, saved, stage_fds)
         self.set_pipestatus(statuses)
+        if not lastpipe:  # (the ERR trap's LINENO: the last part's line)
+            self.lineno = getattr(cmds[-1], "line", 0) or self.lineno
         if control:
             raise control[0]
         if "pipefail" in self.opts:
@@ -2420,6 +2545,8 @@ class Interp(Expander):
                 budget.count_iteration()
                 if _now() >= budget.yield_at:
                     await budget.pause()
+                if self.traps and "DEBUG" in self.traps and not self.in_trap:
+                    await self.debug_trap(node.line, _loop_head("for", node))
                 if "xtrace" in self.opts:  # bash: the loop's head, unexpanded, each time round
                     if head is None:
                         head = _loop_head("for", node)
@@ -2430,7 +2557,13 @@ class Interp(Expander):
                         return 1
                     ref.value = item
                 else:
-                    self.assign(name, item)
+                    try:
+                        self.assign(name, item)
+                    except ReadonlyError as e:
+                        if "posix" not in self.opts or self.interactive:
+                            raise
+                        await self.diag(e.message)  # (POSIX mode: an assignment error exits)
+                        raise ExitShell(self.fatal_status()) from None
                 status, ctl = await self._loop_body(node.body)
                 if ctl == "break":
                     break
@@ -2442,6 +2575,8 @@ class Interp(Expander):
         return await self.with_redirs(node.redirs, self._select, node)
 
     async def _select(self, node: A.Select) -> int:
+        if self.traps and "DEBUG" in self.traps and not self.in_trap:
+            await self.debug_trap(node.line, _loop_head("select", node))
         if "xtrace" in self.opts:
             await self.err(await self.ps4() + _loop_head("select", node) + "\n")
         items = list(self.positional_list()) if node.words is None else await self.expand_words(node.words)
@@ -2487,11 +2622,14 @@ class Interp(Expander):
     async def _arith_for(self, node: A.ArithFor) -> int:
         self.lineno = node.line
         trace = _arith_for_trace if "xtrace" in self.opts else None
+        debug = self.traps and "DEBUG" in self.traps and not self.in_trap
 
         async def empty_part() -> None:  # bash evaluates (and traces) an empty part as 1
             if "xtrace" in self.opts:
                 await self.err(await self.ps4() + "(( 1 ))\n")
 
+        if debug:  # (bash traps each part, an empty one too)
+            await self.debug_trap(node.line, _arith_for_part(node.init))
         if node.init is not None:
             await self.eval_arith_expr(node.init, trace)
         else:
@@ -2504,6 +2642,8 @@ class Interp(Expander):
                 budget.count_iteration()
                 if _now() >= budget.yield_at:
                     await budget.pause()
+                if debug:
+                    await self.debug_trap(node.line, _arith_for_part(node.cond))
                 self.lineno = node.line
                 if node.cond is None:
                     await empty_part()
@@ -2512,6 +2652,8 @@ class Interp(Expander):
                 status, ctl = await self._loop_body(node.body)
                 if ctl == "break":
                     break
+                if debug:
+                    await self.debug_trap(node.line, _arith_for_part(node.step))
                 if node.step is not None:
                     await self.eval_arith_expr(node.step, trace)
                 else:
@@ -2525,6 +2667,10 @@ class Interp(Expander):
 
     async def _case(self, node: A.Case) -> int:
         self.lineno = node.line
+        if self.traps and "DEBUG" in self.traps and not self.in_trap:
+            from pysh.interpreter.syntax.bashprint import word_text
+
+            await self.debug_trap(node.line, f"case {word_text(node.word)} in ")
         if "xtrace" in self.opts:
             from pysh.interpreter.syntax.bashprint import word_text
 
@@ -2582,6 +2728,8 @@ class Interp(Expander):
 
     async def exec_arith_cmd(self, node: A.ArithCmd) -> int:
         self.lineno = node.line
+        if self.traps and "DEBUG" in self.traps and not self.in_trap:
+            await self.debug_trap(node.line, node)
         return await self.with_redirs(node.redirs, self._arith_cmd, node)
 
     async def _arith_cmd(self, node: A.ArithCmd) -> int:
@@ -2603,6 +2751,8 @@ class Interp(Expander):
 
     async def exec_cond_cmd(self, node: A.CondCmd) -> int:
         self.lineno = node.line
+        if self.traps and "DEBUG" in self.traps and not self.in_trap:
+            await self.debug_trap(node.line, node)
         return await self.with_redirs(node.redirs, self._cond_cmd, node)
 
     async def _cond_cmd(self, node: A.CondCmd) -> int:
@@ -2919,6 +3069,14 @@ _PROGRAM_BUILTINS = {"bash", "sh", "test", "["}  # also files in /usr/bin that p
 _DECL_BUILTINS = {"declare", "typeset", "local", "export", "readonly"}
 
 
+class _AsyncSubscript(Exception):  # noqa: N818 - a signal, not an error
+    """assign() met a nameref whose subscript has expansions ($..., `...`) to make."""
+
+    def __init__(self, target: str):
+        super().__init__(target)
+        self.target = target
+
+
 def _circular(name: str):
     raise CircularNameref(name)
 
@@ -2944,6 +3102,30 @@ def _arith_trace(text: str) -> str:
 
 def _arith_for_trace(text: str) -> str:
     return f"(( {text.lstrip()} ))"
+
+
+def _braced_element(el: A.ArrayElem) -> list | None:
+    """``[k]=v{1,2}`` re-read as one plain word, when its value holds a brace expansion."""
+    from pysh.interpreter.syntax.lexer import brace_expand_parts, merge_lits
+
+    head = A.Lit(f"[{el.key.text}]{'+' if el.append else ''}=")
+    parts = brace_expand_parts(merge_lits([head, *el.value.parts]))
+    if not any(type(p) in (A.Brace, A.BraceRange) for p in parts):
+        return None
+    return [A.Word(parts, head.text + el.value.text)]
+
+
+def _arith_for_part(expr) -> str:
+    """$BASH_COMMAND in the DEBUG trap before a part of ``for ((init; cond; step))``."""
+    if expr is None:
+        return "((1))"  # (bash's value of an empty part)
+    if expr.node is None:
+        from pysh.interpreter.syntax.bashprint import word_text
+
+        text = word_text(expr.word)
+    else:
+        text = expr.text
+    return f"(({text.strip()} ))"
 
 
 def _loop_head(kw: str, node) -> str:

@@ -135,6 +135,12 @@ async def run_child_shell(interp, argv: list[str]) -> int:
         except FileSystemError as e:
             await interp.err(f"{argv[0]}: {file}: {e.strerror}\n")
             return 127 if e.errno == 2 else 126
+        if b"\0" in data:
+            if b"\0" in data[:80].split(b"\n", 1)[0] and name != "sh" and "posix" not in on:
+                # bash's check_binary_file: a NUL on the first line (sh reads on)
+                await interp.err(f"{file}: {file}: cannot execute binary file\n")
+                return 126
+            data = data.replace(b"\0", b"")  # (bash drops the NULs it reads)
         child = interp.new_shell(interp.fds, env, argv0=file, args=rest)
         child.script_path = file
         _apply(child, on, off)

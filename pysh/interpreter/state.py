@@ -24,6 +24,7 @@ TRACE = 256
 TEMPVAR = 512  # a prefix assignment's binding (X=1 cmd)
 PROPAGATE = 1024  # ... that export/readonly marked: made in the scope beneath when it ends
 CAPCASE = 2048  # declare -c: the first character upper case, the rest lower
+LOCALIZED = 4096  # a prefix binding `local` took over: `unset` leaves it an unset local
 CASE_ATTRS = LOWER | UPPER | CAPCASE
 
 # the attribute letters in the order bash prints them (declare -p, ${x@a})

@@ -6,6 +6,7 @@ import sys
 import time
 
 # importing the module registers its builtins
+from pysh.interpreter import builtins_complete as _builtins_complete  # noqa: F401,E402
 from pysh.interpreter import builtins_history as _builtins_history  # noqa: F401,E402
 from pysh.interpreter import builtins_vars as _builtins_vars  # noqa: F401,E402
 from pysh.interpreter.builtins_core import BUILTINS

@@ -1598,12 +1598,14 @@ async def unzip_main(shell: Shell, argv: list[str]) -> int:
             import fnmatch
 
             infos = [z for z in infos if any(fnmatch.fnmatchcase(z.filename, w) for w in wanted)]
+        # the archive comment follows the "Archive:" line, as unzip prints it
+        note = decode(zf.comment) + "\n" if zf.comment else ""
         if "l" in flags:
-            await _unzip_list(out, real_name, infos)
+            await _unzip_list(out, real_name, infos, note)
             await out.flush()
             return 0
         if not quiet:
-            await out.write(encode(f"Archive:  {real_name}\n"))
+            await out.write(encode(f"Archive:  {real_name}\n{note}"))
         ex = None if "p" in flags else Extractor(shell, dest or ".", "unzip", create=True)
         skipped_existing = False
         for info in infos:
@@ -1682,8 +1684,8 @@ async def unzip_main(shell: Shell, argv: list[str]) -> int:
     return status
 
 
-async def _unzip_list(out: Out, zname: str, infos) -> None:
-    lines = [f"Archive:  {zname}\n", "  Length      Date    Time    Name\n",
+async def _unzip_list(out: Out, zname: str, infos, note: str = "") -> None:
+    lines = [f"Archive:  {zname}\n{note}", "  Length      Date    Time    Name\n",
              "---------  ---------- -----   ----\n"]
     total = 0
     for z in infos:

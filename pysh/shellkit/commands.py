@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from pysh.shellkit.portout import folding
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:
     from pysh.shellkit.shell import Shell

@@ -37,12 +37,12 @@ import re
 import stat as _stat
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.mounts import Mount, MountTable, is_under, split_components
 from pysh.shellkit.overlay import Layer, lower_visible, merged_dir_stat, merged_entries, touch_dir
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -155,7 +155,6 @@ def _err(code: int, vpath: str, vpath2: str | None = None) -> FileSystemError:
     return FileSystemError(code, vpath, vpath2)
 
 
-@dataclass(slots=True)
 class Resolved:
     """The result of a walk.
 
@@ -163,28 +162,37 @@ class Resolved:
     ``name`` the leaf's name in it (``"."`` when the path is a mount root:
     then ``dir_fd`` is the root itself). ``owned`` says whether ``dir_fd``
     must be closed (use the object as a context manager).
+
+    In an overlay mount: ``dir_fd`` is the directory of the layer that holds the leaf
+    (for a missing leaf: the upper parent, or an empty directory when the parent has no
+    upper copy yet: never a lower directory). ``udir``/``ldir`` are the parent in each
+    layer (-1: none), ``where`` is "u", "l" or "" (missing), ``rel`` the leaf's path
+    below the mount root. Writes go through ``Confinement._up`` first.
     """
 
-    vpath: str
-    kind: str
-    mount: Mount | None = None
-    dir_fd: int = -1
-    name: str = ""
-    owned: bool = False
-    fdnum: int = -1  # STREAM: which shell fd
-    st: os.stat_result | None = None  # lstat of the leaf, when the walk already made one
-    # In an overlay mount: ``dir_fd`` is the directory of the layer that holds the leaf
-    # (for a missing leaf: the upper parent, or an empty directory when the parent has no
-    # upper copy yet: never a lower directory). ``udir``/``ldir`` are the parent in each
-    # layer (-1: none), ``where`` is "u", "l" or "" (missing), ``rel`` the leaf's path
-    # below the mount root. Writes go through ``Confinement._up`` first.
-    layer: Layer | None = None
-    udir: int = -1
-    ldir: int = -1
-    uown: bool = False
-    lown: bool = False
-    where: str = ""
-    rel: str = ""
+    __slots__ = ("vpath", "kind", "mount", "dir_fd", "name", "owned", "fdnum", "st", "layer",
+                 "udir", "ldir", "uown", "lown", "where", "rel")
+
+    def __init__(self, vpath: str, kind: str, mount: Mount | None = None, dir_fd: int = -1,
+                 name: str = "", owned: bool = False, *, fdnum: int = -1,
+                 st: os.stat_result | None = None, layer: Layer | None = None, udir: int = -1,
+                 ldir: int = -1, uown: bool = False, lown: bool = False, where: str = "",
+                 rel: str = "") -> None:
+        self.vpath = vpath
+        self.kind = kind
+        self.mount = mount
+        self.dir_fd = dir_fd
+        self.name = name
+        self.owned = owned
+        self.fdnum = fdnum  # STREAM: which shell fd
+        self.st = st  # lstat of the leaf, when the walk already made one
+        self.layer = layer
+        self.udir = udir
+        self.ldir = ldir
+        self.uown = uown
+        self.lown = lown
+        self.where = where
+        self.rel = rel
 
     def close(self) -> None:
         if self.owned:
@@ -286,6 +294,12 @@ class Confinement:
         if names is None and extra is None:
             return None
         return set(names or ()) | set(extra or ())
+
+    def may_hold_files(self, vdir: str) -> bool:
+        """Whether a regular file can be found in directory ``vdir`` (absolute, normalised).
+        Outside the mounts there are only synthetic directories, which list mount points,
+        devices, the shell's streams and commands (a PATH search skips them: no walk)."""
+        return vdir == "/dev" or vdir.startswith("/dev/") or self.table.find(vdir) is not None
 
     def _synthetic_leaf(self, vpath: str, parent: str, name: str) -> Resolved | None:
         if parent == "/dev":
@@ -1734,11 +1748,16 @@ class WalkEntry:
         return f"WalkEntry({self.path!r}, {self.type!r})"
 
 
-@dataclass(slots=True)
 class WalkDir:
-    path: str  # virtual, as reached
-    canonical: str  # virtual, symlinks resolved
-    dirs: list[WalkEntry]
-    files: list[WalkEntry]
-    # every entry in the order the directory listed them (readdir order, as GNU fts sees it)
-    entries: list[WalkEntry] = field(default_factory=list)
+    """One directory of a walk: its entries split into directories and the rest."""
+
+    __slots__ = ("path", "canonical", "dirs", "files", "entries")
+
+    def __init__(self, path: str, canonical: str, dirs: list[WalkEntry], files: list[WalkEntry],
+                 entries: list[WalkEntry] | None = None) -> None:
+        self.path = path  # virtual, as reached
+        self.canonical = canonical  # virtual, symlinks resolved
+        self.dirs = dirs
+        self.files = files
+        # every entry in the order the directory listed them (readdir order, as GNU fts sees it)
+        self.entries = [] if entries is None else entries

@@ -15,9 +15,13 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from typing import BinaryIO
 
 from pysh.shellkit.confine import WalkDir
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 class DirEntry:

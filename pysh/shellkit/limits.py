@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import sys
 import time
-from dataclasses import dataclass, fields, replace
 
 from pysh.shellkit.worker import loop_running
 
@@ -25,23 +24,68 @@ STATUS_LIMIT = 126
 STATUS_INTERRUPTED = 130  # 128 + SIGINT
 
 
-@dataclass(frozen=True)
 class Limits:
-    """Every limit of a run. ``None`` means unlimited."""
+    """Every limit of a run. ``None`` means unlimited. Immutable: ``with_`` makes a changed copy.
 
-    timeout: float | None = None  # wall-clock seconds for one run
-    max_output_bytes: int | None = 64 * 1024 * 1024  # per stream, captured output (API)
-    max_commands: int | None = 50_000_000  # simple commands executed in one run
-    max_loop_iterations: int | None = 50_000_000  # iterations of all loops in one run
-    max_call_depth: int = 1000  # nested function / source / eval calls
-    max_string_length: int = 256 * 1024 * 1024  # one variable or expansion result, in bytes
-    max_array_size: int = 10_000_000  # elements of one array
-    max_brace_expansion: int = 1_000_000  # words produced by one brace expansion
-    max_heredoc_size: int = 64 * 1024 * 1024  # bytes of one here-doc or here-string
-    max_substitution_depth: int = 200  # nested $(...) / <(...)
-    max_file_size: int | None = None  # bytes of one file written through the door
-    max_total_written: int | None = None  # bytes written through the door in one run
-    python_memory: int | None = 512 * 1024 * 1024  # linear memory of one python3 guest
+    A plain class, not a dataclass: importing ``dataclasses`` (and the ``inspect`` it pulls
+    in) would cost every ``pysh -c`` a third of its start-up time.
+    """
+
+    # name: (default, None allowed)
+    _FIELDS = {
+        "timeout": (None, True),  # wall-clock seconds for one run
+        "max_output_bytes": (64 * 1024 * 1024, True),  # per stream, captured output (API)
+        "max_commands": (50_000_000, True),  # simple commands executed in one run
+        "max_loop_iterations": (50_000_000, True),  # iterations of all loops in one run
+        "max_call_depth": (1000, False),  # nested function / source / eval calls
+        "max_string_length": (256 * 1024 * 1024, False),  # one variable or expansion, in bytes
+        "max_array_size": (10_000_000, False),  # elements of one array
+        "max_brace_expansion": (1_000_000, False),  # words produced by one brace expansion
+        "max_heredoc_size": (64 * 1024 * 1024, False),  # bytes of one here-doc or here-string
+        "max_substitution_depth": (200, False),  # nested $(...) / <(...)
+        "max_file_size": (None, True),  # bytes of one file written through the door
+        "max_total_written": (None, True),  # bytes written through the door in one run
+        "python_memory": (512 * 1024 * 1024, True),  # linear memory of one python3 guest
+    }
+    __slots__ = tuple(_FIELDS)
+
+    timeout: float | None
+    max_output_bytes: int | None
+    max_commands: int | None
+    max_loop_iterations: int | None
+    max_call_depth: int
+    max_string_length: int
+    max_array_size: int
+    max_brace_expansion: int
+    max_heredoc_size: int
+    max_substitution_depth: int
+    max_file_size: int | None
+    max_total_written: int | None
+    python_memory: int | None
+
+    def __init__(self, **values) -> None:
+        unknown = values.keys() - self._FIELDS.keys()
+        if unknown:
+            raise TypeError(f"Limits() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+        for name, (default, _) in self._FIELDS.items():
+            object.__setattr__(self, name, values.get(name, default))
+
+    def __setattr__(self, name, value) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} (Limits is immutable: use with_)")
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self._FIELDS)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in self._FIELDS))
+
+    def __repr__(self) -> str:
+        return "Limits(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self._FIELDS) + ")"
+
+    def __reduce__(self):  # copy and pickle: rebuilt through __init__
+        return _limits_from, (self.as_dict(),)
 
     @classmethod
     def strict(cls) -> Limits:
@@ -63,11 +107,14 @@ class Limits:
         )
 
     def with_(self, **changes) -> Limits:
-        return replace(self, **changes)
+        return Limits(**{**self.as_dict(), **changes})
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        return {n: getattr(self, n) for n in self._FIELDS}
 
     @classmethod
     def field_names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
+        return list(cls._FIELDS)
 
     @classmethod
     def parse_setting(cls, spec: str) -> tuple[str, float | int | None]:
@@ -81,13 +128,12 @@ class Limits:
         name = name.strip().replace("-", "_")
         if not eq:
             raise ValueError(f"{spec}: expected NAME=VALUE")
-        types = {f.name: str(f.type) for f in fields(cls)}
-        if name not in types:
-            raise ValueError(f"{name}: no such limit (one of: {', '.join(types)})")
+        if name not in cls._FIELDS:
+            raise ValueError(f"{name}: no such limit (one of: {', '.join(cls._FIELDS)})")
         text = text.strip()
         if text.lower() in ("none", "unlimited"):
             # a field that cannot be None gets a bound nothing reaches
-            return name, None if "None" in types[name] else sys.maxsize
+            return name, None if cls._FIELDS[name][1] else sys.maxsize
         try:
             if name == "timeout":
                 value: float | int = float(text)
@@ -103,6 +149,10 @@ class Limits:
                 "a size (like 64M)" if name in _SIZES else "a whole number")
             raise ValueError(f"{name}: invalid value: {text} (expected {what} or none)") from None
         return name, value
+
+
+def _limits_from(values: dict) -> Limits:
+    return Limits(**values)
 
 
 _SIZES = {"max_output_bytes", "max_string_length", "max_heredoc_size", "max_file_size",

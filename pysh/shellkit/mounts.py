@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 
 from pysh.shellkit.errors import MountError
 from pysh.shellkit.overlay import Layer
@@ -56,38 +55,59 @@ def split_components(path: str) -> list[str]:
     return [c for c in path.split("/") if c]
 
 
-@dataclass(frozen=True)
 class Mount:
     """``virtual`` shows host directory ``host``; ``read_only`` refuses every write;
     ``overlay`` makes ``host`` the read-only lower layer of a private upper layer that
-    takes every write (see :mod:`pysh.shellkit.overlay`)."""
+    takes every write (see :mod:`pysh.shellkit.overlay`). Immutable; compares by
+    ``(virtual, host, read_only, overlay)``."""
 
-    virtual: str
-    host: str
-    read_only: bool = False
-    overlay: bool = False
-    # The canonical (symlink-free) host path, filled in by validation.
-    host_real: str = field(default="", compare=False, repr=False)
+    __slots__ = ("virtual", "host", "read_only", "overlay", "host_real")
 
-    def __post_init__(self) -> None:
-        v = self.virtual
+    def __init__(self, virtual: str, host: str | os.PathLike, read_only: bool = False,
+                 overlay: bool = False) -> None:
+        v = virtual
         if not isinstance(v, str) or not v.startswith("/"):
             raise MountError(f"mount point must be an absolute path: {v!r}")
         if not is_normal_abspath(v):
             raise MountError(f"mount point must be a normalised path: {v!r}")
         if v == "/":
             raise MountError("cannot mount over /")
-        if self.overlay and self.read_only:
+        if overlay and read_only:
             raise MountError(f"an overlay mount cannot be read-only: {v}")
-        host = os.fspath(self.host)
+        host = os.fspath(host)
         if not os.path.isabs(host):
             host = os.path.abspath(host)
         real = os.path.realpath(host)
         if not os.path.isdir(real):
             raise MountError(f"mount source for {v} is not an existing directory")
         _refuse_unsafe_host_root(real, v)
-        object.__setattr__(self, "host", os.path.normpath(host))
-        object.__setattr__(self, "host_real", real)
+        init = object.__setattr__  # the fields are set once, here
+        init(self, "virtual", v)
+        init(self, "host", os.path.normpath(host))
+        init(self, "read_only", read_only)
+        init(self, "overlay", overlay)
+        init(self, "host_real", real)  # the canonical (symlink-free) host path
+
+    def __setattr__(self, name, value) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} (Mount is immutable)")
+
+    def _key(self) -> tuple:
+        return (self.virtual, self.host, self.read_only, self.overlay)
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self):  # copy and pickle: rebuilt (and checked again) through __init__
+        return Mount, (self.virtual, self.host, self.read_only, self.overlay)
+
+    def __repr__(self) -> str:
+        return (f"Mount(virtual={self.virtual!r}, host={self.host!r}, "
+                f"read_only={self.read_only!r}, overlay={self.overlay!r})")
 
 
 def _refuse_unsafe_host_root(real: str, virtual: str) -> None:

@@ -17,10 +17,11 @@ own content, which ``cat`` shows anyway. Its messages still go through the fold.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
 
 from pysh.shellkit.errors import BrokenPipe, WriteError
 from pysh.shellkit.streams import OutputStream
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:
     from pysh.shellkit.commands import CommandFunc

@@ -10,7 +10,6 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Protocol
 
 from pysh.shellkit.confine import HOST, STREAM, Confinement, WalkDir
 from pysh.shellkit.errors import FileSystemError
@@ -27,11 +26,16 @@ from pysh.shellkit.streams import (
 )
 from pysh.shellkit.text import encode
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Protocol
 
     from pysh.shellkit.commands import CommandRegistry
     from pysh.shellkit.network import Network
+else:
+    Protocol = object  # Executor is checked structurally by type checkers only
 
 
 class Executor(Protocol):

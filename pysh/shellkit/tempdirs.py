@@ -142,19 +142,34 @@ def make_instance_dir(root: str, prefix: str) -> str:
     """A fresh 0700 directory ``root/<prefix><uuid>`` with its held lock."""
     import fcntl
 
-    path = os.path.join(root, prefix + new_uuid())
-    # The lock first: a sweep that finds the directory always finds it locked.
-    fd = os.open(path + _LOCK_SUFFIX, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                 | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        os.mkdir(path, 0o700)
-    except BaseException:
-        os.close(fd)
-        _unlink(path + _LOCK_SUFFIX)
-        raise
-    _live[path] = fd
-    return path
+    tries = 0
+    while True:
+        path = os.path.join(root, prefix + new_uuid())
+        # The lock first: a sweep that finds the directory always finds it locked.
+        fd = os.open(path + _LOCK_SUFFIX, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                     | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            # another process's sweep opened the new lock file between our open and our
+            # flock, took it for a dead owner's and holds it: that name is its to remove
+            os.close(fd)
+            tries += 1
+            if tries == 8:
+                raise
+            continue
+        except BaseException:
+            os.close(fd)
+            _unlink(path + _LOCK_SUFFIX)
+            raise
+        try:
+            os.mkdir(path, 0o700)
+        except BaseException:
+            os.close(fd)
+            _unlink(path + _LOCK_SUFFIX)
+            raise
+        _live[path] = fd
+        return path
 
 
 def remove_instance_dir(path: str) -> None:

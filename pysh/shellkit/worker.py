@@ -40,7 +40,6 @@ import threading
 import types
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from pysh.shellkit import landlock
 
@@ -61,7 +60,7 @@ class _Job:
         self.args = args
         self.value = None
         self.error: BaseException | None = None
-        self.notify: Callable[[], Any] | None = None
+        self.notify: Callable[[], object] | None = None
         self.task = None
         self.cancelled = False
 
@@ -293,7 +292,7 @@ class Worker:
                 pass
 
     # -- calls -------------------------------------------------------------------------------
-    def call(self, fn, *args, interrupt: Callable[[], Any] | None = None):
+    def call(self, fn, *args, interrupt: Callable[[], object] | None = None):
         """Run ``fn(*args)`` on the thread (a coroutine it returns runs on the thread's
         loop) and return its result or raise its exception. If the calling thread is
         interrupted (KeyboardInterrupt, SystemExit from a signal handler), the job is
@@ -315,7 +314,7 @@ class Worker:
             raise
         return job.result()
 
-    async def acall(self, fn, *args, interrupt: Callable[[], Any] | None = None):
+    async def acall(self, fn, *args, interrupt: Callable[[], object] | None = None):
         """:meth:`call` for async code: the caller's event loop (asyncio or trio) keeps
         running while the job runs. Cancelling the caller cancels the job and waits for it."""
         import anyio
@@ -348,7 +347,7 @@ def _cancelled_error() -> BaseException:
     return asyncio.CancelledError()
 
 
-def _soon_in_caller_loop(fn) -> Callable[[], Any]:
+def _soon_in_caller_loop(fn) -> Callable[[], object]:
     """A thread-safe ``fn()`` in the calling event loop's thread, for asyncio and trio."""
     import asyncio
 

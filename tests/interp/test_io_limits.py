@@ -9,8 +9,6 @@ or fill the disk.
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 import pytest
 
 from pysh import Limits
@@ -163,7 +161,7 @@ def test_a_write_stops_at_the_write_limits(writes, name):
 
 def test_the_strict_limits_hold_at_full_size():
     # the issue's own reproductions under Limits.strict() (64 MiB per file, 256 MiB per run)
-    strict = {f.name: getattr(Limits.strict(), f.name) for f in fields(Limits)}
+    strict = Limits.strict().as_dict()
     r = run_batch([dict(name="80M", limits=strict, script="head -c 80M /dev/zero > f",
                         after="stat -c %s f"),
                    dict(name="five", limits=strict, after="stat -c %s f5",

@@ -134,3 +134,24 @@ def test_every_kernel_file_system_mounted_here_is_refused():
                 seen.append(point)
                 assert refusal(point) is not None, (point, kind)
     assert seen  # /proc at least
+
+
+def test_mounts_and_limits_are_immutable_values_that_copy_and_pickle(tmp_path):
+    import copy
+    import pickle
+
+    from pysh.shellkit import Limits
+
+    m = Mount("/data", str(tmp_path), read_only=True)
+    lim = Limits(timeout=3).with_(max_commands=None)
+    for obj in (m, lim):
+        for clone in (copy.copy(obj), copy.deepcopy(obj), pickle.loads(pickle.dumps(obj))):
+            assert clone == obj and hash(clone) == hash(obj) and repr(clone) == repr(obj)
+    assert lim.timeout == 3 and lim.max_commands is None and lim != Limits()
+    assert m.host_real == os.path.realpath(tmp_path) and m != Mount("/data", str(tmp_path))
+    with pytest.raises(AttributeError):
+        lim.timeout = 5
+    with pytest.raises(AttributeError):
+        m.read_only = False
+    with pytest.raises(TypeError):
+        Limits(no_such_limit=1)

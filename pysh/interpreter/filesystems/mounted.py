@@ -11,12 +11,16 @@ import io
 import os
 import stat as _stat
 from collections.abc import Iterator
-from typing import BinaryIO
 
 from pysh.shellkit.capped import admit_truncate, door_file
 from pysh.shellkit.confine import COMMAND, COMMAND_MARKER, Confinement, WalkDir
 from pysh.shellkit.errors import FileSystemError
 from pysh.shellkit.filesystem import DirEntry, FileSystem
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 _MODES = {
     "rb": os.O_RDONLY,

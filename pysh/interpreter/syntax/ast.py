@@ -170,7 +170,10 @@ HereDoc         delimiter: str (quote-removed); quoted: bool; strip_tabs: bool
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ['Lit', 'Esc', 'SQ', 'AnsiC', 'DQ', 'Param', 'BadSubst', 'CommandSub', 'ArithSub', 'ProcSub', 'Tilde', 'Brace', 'BraceRange', 'ExtGlob', 'Word', 'ArithExpr', 'CondAnd', 'CondOr', 'CondNot', 'CondUnary', 'CondBinary', 'CondWord', 'ArrayElem', 'Assign', 'HereDoc', 'Redir', 'Program', 'Simple', 'Pipeline', 'AndOr', 'Background', 'BraceGroup', 'Subshell', 'IfClause', 'If', 'While', 'For', 'Select', 'ArithFor', 'CaseItem', 'Case', 'FunctionDef', 'ArithCmd', 'CondCmd', 'Coproc', 'ANum', 'AVar', 'AUnary', 'AIncDec', 'ABinary', 'ATernary', 'AAssign', 'Part', 'CondNode', 'Command', 'COMPOUND_TYPES', 'ArithNode']
 

@@ -392,6 +392,7 @@ class _Printer:
         self.flush_deferred("")
         self.indentation -= self.amount
         self.inside_function_def -= 1
+        self.was_heredoc = False  # (its body's here-doc ended before the brace)
         if func_redirs:
             self.newline("} ")
             self.redirection_list(func_redirs)

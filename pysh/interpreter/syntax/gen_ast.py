@@ -550,7 +550,10 @@ def build() -> str:
         "",
         "from __future__ import annotations",
         "",
-        "from typing import Any",
+        "TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)",
+        "",
+        "if TYPE_CHECKING:",
+        "    from typing import Any",
         "",
         "__all__ = [" + ", ".join(repr(n) for n, _ in NODES) + ", 'Part', 'CondNode', "
         "'Command', 'COMPOUND_TYPES', 'ArithNode']",

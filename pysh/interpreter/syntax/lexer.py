@@ -561,6 +561,7 @@ class Lexer:
         self.aliases = None
         self._alias_active: list[tuple[str, int]] = []  # (name, end of its text)
         self._alias_check_at = -1  # a blank-ended alias: the word from here is checked too
+        self._alias_check_later = -1  # ... and from here, once that one is read
         self.builder = None  # the parser's semantic actions, cached per lexer
         self.name = name
         self.eof_continuation = False
@@ -639,6 +640,7 @@ class Lexer:
         """Forget text before the scan position (between top-level commands)."""
         self._alias_active = []
         self._alias_check_at = -1
+        self._alias_check_later = -1
         i = self.i
         if i > 65536 or i == len(self.text):
             line = self.line_at(i)
@@ -911,7 +913,8 @@ class Lexer:
         st = self.st
         follows_blank_alias = self._alias_check_at >= 0 and start >= self._alias_check_at
         if follows_blank_alias:
-            self._alias_check_at = -1
+            self._alias_check_at = self._alias_check_later
+            self._alias_check_later = -1
         if len(parts) != 1 or type(parts[0]) is not A.Lit:
             return False
         name = parts[0].text
@@ -934,7 +937,13 @@ class Lexer:
         if self._lc[0] > start:
             self._lc = (0, 0)
         self.i = start
-        if value[-1:] in (" ", "\t"):
+        blank = value[-1:] in (" ", "\t")
+        if follows_blank_alias:
+            # bash re-reads the value: its first word is looked up too (eye2='eye1 ' after
+            # for='for '), and the word after it when the value ends in a blank
+            self._alias_check_at = start
+            self._alias_check_later = start + len(value) if blank else -1
+        elif blank:
             self._alias_check_at = start + len(value)
         return True
 

@@ -19,7 +19,7 @@ pysh's git (on dulwich). Supported commands:
    remote     merge-base for-each-ref show-ref symbolic-ref update-ref
    name-rev   count-objects gc      prune      repack     fsck       help
    cherry-pick revert    rebase     reflog     clean      submodule  worktree
-   diff-tree
+   diff-tree  format-patch apply am notes archive bisect
 
 fetch, pull, push and ls-remote need a network: the sandbox has none.
 
@@ -71,6 +71,12 @@ COMMANDS = {
     "reflog": "refcmds:cmd_reflog",
     "clean": "clean:cmd_clean",
     "diff-tree": "history:cmd_diff_tree",
+    "format-patch": "patch:cmd_format_patch",
+    "apply": "apply:cmd_apply",
+    "am": "am:cmd_am",
+    "notes": "notes:cmd_notes",
+    "archive": "archive:cmd_archive",
+    "bisect": "bisect:cmd_bisect",
     "submodule": "checkouts:cmd_submodule",
     "worktree": "checkouts:cmd_worktree",
     "cherry-pick": "sequencer:cmd_cherry_pick",

@@ -146,6 +146,9 @@ class Pretty:
         self.user = None
         self.sep = False
         self.reflog: tuple[str, str, bytes] | None = None  # %gd, %gs, the entry's identity
+        self.show_notes = False  # "Notes:" after the message (git log/show without --pretty)
+        self.notes_ref: str | None = None
+        self._notes: dict | None = None
         if fmt in ("", "medium"):
             self.kind = "medium"
         elif fmt in ("oneline", "short", "full", "fuller", "raw", "reference", "email"):
@@ -221,7 +224,29 @@ class Pretty:
             lines.pop()
         for ln in lines:
             out.append("    " + ln + "\n")
+        if self.show_notes and k != "email":
+            note = self.note(sha)
+            if note:
+                out.append(f"\nNotes{self.notes_label()}:\n")
+                out.extend("    " + ln + "\n" for ln in note.rstrip("\n").split("\n"))
         return "".join(out)
+
+    def notes_label(self) -> str:
+        from pysh.ports.git import notes
+
+        ref = notes.default_ref(self.repo, self.notes_ref)
+        if self.notes_ref is None or ref == notes.default_ref(self.repo):
+            return ""
+        return " (" + ref.removeprefix("refs/notes/") + ")"
+
+    def note(self, sha: bytes) -> str:
+        """The commit's note in the default notes ref (git notes), or ''."""
+        from pysh.ports.git import notes
+
+        if self._notes is None:
+            self._notes = notes.read_notes(self.repo, notes.default_ref(self.repo, self.notes_ref))
+        blob = self._notes.get(sha)
+        return decode(self.repo[blob].as_raw_string()) if blob is not None else ""
 
     def expand(self, fmt: str, sha: bytes, c: Commit) -> str:
         out = []
@@ -272,6 +297,8 @@ class Pretty:
                     out.append(val)
             elif x == "s":
                 out.append(subject_of(c.message))
+            elif x == "N":
+                out.append(self.note(sha))
             elif x == "f":
                 s = re.sub(r"[^A-Za-z0-9._]+", "-", subject_of(c.message)).strip("-.")
                 out.append(s)
@@ -673,6 +700,9 @@ class LogOptions:
         self.pickaxe_regex = False
         self.pickaxe_all = False
         self.default_head = True  # no revision given: start at HEAD (rev-list: nothing)
+        self.notes: bool | None = None  # --notes / --no-notes
+        self.notes_ref: str | None = None  # --notes=<ref>
+        self.pretty_given = False
 
 
 def _need_int(opt: str, v: str) -> int:
@@ -715,7 +745,13 @@ def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
             o.skip = _need_int(a, val())
         elif a == "--oneline":
             o.fmt, o.abbrev = "oneline", True if o.abbrev is None else o.abbrev
+            o.pretty_given = True
+        elif a in ("--notes", "--show-notes", "--no-notes"):
+            o.notes = a != "--no-notes"
+        elif a.startswith("--notes=") or a.startswith("--show-notes="):
+            o.notes, o.notes_ref = True, a.split("=", 1)[1]
         elif a.startswith("--pretty") or a.startswith("--format"):
+            o.pretty_given = True
             if a in ("--pretty",):
                 o.fmt = "medium"
             else:
@@ -830,7 +866,7 @@ def parse_log_args(args: list[str], *, show: bool = False) -> LogOptions:
         elif a in ("--topo-order", "--date-order", "--author-date-order"):
             o.topo = a == "--topo-order"
         elif a in ("--no-color", "--color=never", "--no-ext-diff", "--no-textconv", "--cc",
-                   "-m", "--full-history", "--simplify-merges", "--no-expand-tabs", "--no-notes",
+                   "-m", "--full-history", "--simplify-merges", "--no-expand-tabs",
                    "--use-mailmap", "--no-mailmap", "--full-diff", "--no-walk", "-c", "--raw"):
             if a == "--no-walk":
                 o.max_count = o.max_count
@@ -1149,6 +1185,8 @@ async def run_log(ctx: Ctx, repo: Repo, o: LogOptions) -> None:
     abbrev = o.abbrev if o.abbrev is not None else False
     decorate = bool(o.decorate)
     pretty = Pretty(repo, o.fmt, abbrev=abbrev, abbrev_n=o.abbrev_n, date=o.date, decorate=decorate)
+    pretty.show_notes = o.notes if o.notes is not None else not o.pretty_given
+    pretty.notes_ref = o.notes_ref
     want_diff = o.patch or o.stat or o.shortstat or o.numstat or o.name_only or o.name_status or \
         o.summary or o.raw
     o.hidden = set()
@@ -1343,6 +1381,8 @@ async def cmd_show(ctx: Ctx, args: list[str]) -> int:
         o.abbrev = False
     pretty = Pretty(repo, o.fmt, abbrev=bool(o.abbrev), abbrev_n=o.abbrev_n, date=o.date,
                     decorate=bool(o.decorate))
+    pretty.show_notes = o.notes if o.notes is not None else not o.pretty_given
+    pretty.notes_ref = o.notes_ref
     first = True
     ps = Pathspec(repo, o.paths) if o.paths and repo.vtop is not None else None
     for t in targets:

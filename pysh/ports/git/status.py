@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from dulwich.index import ConflictedIndexEntry
 
 from pysh.ports.git import diffing, indextree, worktree
 from pysh.ports.git.core import Ctx, Opts, Pathspec, Repo, fatal, quote_path, usage_error
-from pysh.shellkit import decode
+from pysh.shellkit import decode, encode
 
 
 class State:
@@ -562,7 +564,17 @@ def progress_lines(repo: Repo, pr: Progress, unmerged: bool) -> str:
             out += ["All conflicts fixed but you are still merging.",
                     "  (use \"git commit\" to conclude merge)"]
     elif pr.am:
+        st = repo.gitdir.stat("rebase-apply/patch")
+        empty = st is not None and st.st_size == 0
         out += ["You are in the middle of an am session."]
+        if empty:
+            out.append("The current patch is empty.")
+        else:
+            out.append("  (fix conflicts and then run \"git am --continue\")")
+        out.append("  (use \"git am --skip\" to skip this patch)")
+        if empty:
+            out.append("  (use \"git am --allow-empty\" to record this patch as an empty commit)")
+        out.append("  (use \"git am --abort\" to restore the original branch)")
     elif pr.rebasing:
         where = (f"branch '{pr.branch}' on '{pr.onto}'" if pr.branch else None)
         out += _rebase_information(repo, pr)
@@ -597,9 +609,15 @@ def progress_lines(repo: Repo, pr: Progress, unmerged: bool) -> str:
             out.append(f"  (all conflicts fixed: run \"git {verb} --continue\")")
         out += [f"  (use \"git {verb} --skip\" to skip this patch)",
                 f"  (use \"git {verb} --abort\" to cancel the {verb} operation)"]
-    else:
-        return ""
-    return "".join(ln + "\n" for ln in out) + "\n"
+    text = "".join(ln + "\n" for ln in out) + "\n" if out else ""
+    if repo.gitdir.exists("BISECT_LOG"):  # show_bisect_in_progress, after any other state
+        start = decode(repo.read_state("BISECT_START") or b"").strip().removeprefix("refs/heads/")
+        if re.fullmatch(r"[0-9a-f]{40}", start):
+            start = repo.short(encode(start))
+        text += (f"You are currently bisecting, started from branch '{start}'.\n" if start
+                 else "You are currently bisecting.\n")
+        text += "  (use \"git bisect reset\" to get back to the original branch)\n\n"
+    return text
 
 
 def detached_from(repo: Repo, head: bytes | None) -> tuple[str, bool] | None:
