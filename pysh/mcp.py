@@ -391,11 +391,13 @@ def resumable(manager, state_dir: str) -> None:
         sid = _header(scope, b"mcp-session-id")
         path = state_file(state_dir, _Sid(sid)) if sid else None
         if path is not None and scope.get("method") == "DELETE":
-            await inner(scope, receive, send)
+            # the state goes before the answer does: a client that saw its DELETE answered
+            # must find no state left, even if the server stops right after
             try:
                 os.unlink(path)
             except OSError:
                 pass
+            await inner(scope, receive, send)
             return
         if path is not None and os.path.isfile(path):
             try:
